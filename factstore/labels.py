@@ -1,0 +1,85 @@
+"""Recall serving labels: the trinary discipline made into serving rules (seed 000 §5).
+
+The store never launders a labeled fact into present-tense truth. Pure functions: given a
+fact, the time and the lifetimes in force, say what the reader may take it to mean.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+
+from factstore.kinds import Kind, Verdict
+from factstore.results import Fact, Label
+
+DOCUMENT_LABEL = Label(
+    "document",
+    "unverified document content — the fact layer had no strong answer; this is raw capture, "
+    "not a typed fact",
+    present_tense=False,
+)
+
+
+def state_lifetime(fact: Fact, tag_lifetimes: Mapping[str, timedelta],
+                   default: timedelta) -> tuple[timedelta, str]:
+    """The lifetime a STATE fact ages by, and where it came from.
+
+    Its own hint wins; else the shortest default among its tags (the most cautious clock);
+    else the global default.
+    """
+    if fact.expected_lifetime is not None:
+        return fact.expected_lifetime, "fact"
+    tagged = [tag_lifetimes[t] for t in fact.tags if t in tag_lifetimes]
+    if tagged:
+        return min(tagged), "tag"
+    return default, "default"
+
+
+def is_stale(fact: Fact, now: datetime, tag_lifetimes: Mapping[str, timedelta],
+             default: timedelta) -> bool:
+    """A STATE aged past its lifetime since it was last verified."""
+    if fact.kind is not Kind.STATE:
+        return False
+    lifetime, _ = state_lifetime(fact, tag_lifetimes, default)
+    return now - fact.t_last_verified > lifetime
+
+
+def label_fact(fact: Fact, *, now: datetime, tag_lifetimes: Mapping[str, timedelta],
+               default_lifetime: timedelta, partner_ids: Sequence[int] = ()) -> Label:
+    """The serving label for one retrievable fact."""
+    if fact.verdict is Verdict.CONTESTED:
+        partners = ", ".join(f"#{p}" for p in partner_ids) or "its partner"
+        return Label("contested",
+                     f"contested — head-to-head with {partners} is unresolved; both sides are "
+                     "served and the store does not choose", present_tense=False)
+    if fact.verdict is Verdict.PARKED:
+        return Label("parked", "parked — set aside, not an active claim", present_tense=False)
+    if fact.verdict is not Verdict.ACTIVE:
+        raise ValueError(f"fact #{fact.id} is {fact.verdict}: never served")
+    if fact.kind is Kind.EVENT:
+        return Label("event", "event — records that something happened; makes no claim about "
+                              "the present state", present_tense=False)
+    if is_stale(fact, now, tag_lifetimes, default_lifetime):
+        lifetime, source = state_lifetime(fact, tag_lifetimes, default_lifetime)
+        return Label("stale-state",
+                     f"last known as of {fact.t_last_verified:%Y-%m-%d}, unverified since — do "
+                     f"not serve as live (lifetime {_days(lifetime)} from {source})",
+                     present_tense=False)
+    return Label("active", "active — believed current", present_tense=True)
+
+
+def answering_layer(best_fact: float | None, *, floor: float, strong: float,
+                    documents_found: bool) -> str:
+    """Which layer answers: fact (strong), document (fell through), fact-weak, or none."""
+    if best_fact is not None and best_fact >= strong:
+        return "fact"
+    if documents_found:
+        return "document"
+    if best_fact is not None and best_fact >= floor:
+        return "fact-weak"
+    return "none"
+
+
+def _days(delta: timedelta) -> str:
+    days = delta.total_seconds() / 86400
+    return f"{days:g}d" if days >= 1 else f"{delta.total_seconds() / 3600:g}h"

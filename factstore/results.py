@@ -1,0 +1,302 @@
+"""Frozen result types returned by Store methods. Plain data: safe to keep, compare, print."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from factstore.kinds import Kind, Verdict
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One typed, verdict-carrying atom with its evidence pointer and temporal frame."""
+
+    id: int
+    statement: str
+    kind: Kind
+    tags: tuple[str, ...]
+    verdict: Verdict
+    evidence_quote: str
+    evidence_source_type: str
+    evidence_source_ref: str | None
+    evidence_captured_by: str | None
+    document_id: int | None
+    t_said: datetime | None
+    t_captured: datetime
+    t_last_verified: datetime
+    t_superseded: datetime | None
+    supersedes: int | None
+    superseded_by: int | None
+    scope: str | None = None
+    status_detail: str | None = None
+    trigger_predicate: str | None = None
+    risk_weight: str | None = None
+    earned_by: str | None = None
+    subject: str | None = None
+    expected_lifetime: timedelta | None = None
+    meta: Mapping[str, object] = field(default_factory=dict)
+    #: distinct document lineages with current supporting testimony (repetition is not corroboration)
+    support_count: int = 1
+
+
+@dataclass(frozen=True)
+class DocumentRecord:
+    """Where a capture landed in the documents layer."""
+
+    id: int
+    lineage: str
+    version: int
+    content_hash: str
+    #: True when this exact capture was already stored for this lineage (a re-run)
+    duplicate: bool
+    #: 'facts' (it also yielded facts), 'documents-only' (nothing typeable) or 'index-page'
+    routed: str
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a head-to-head."""
+
+    fact_id: int
+    statement: str
+    kind: Kind
+    quote: str
+    captured_at: datetime
+
+
+@dataclass(frozen=True)
+class Interrupt:
+    """A conflict raised while context is warm: both sides and the exact call that closes it."""
+
+    conflict_id: int
+    lane: str
+    similarity: float | None
+    new: Side
+    existing: Side
+    #: the exact calls that close it, one per possible winner (existing first, then new)
+    resolve_calls: tuple[str, str]
+    both_stand_call: str
+    differences: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FactOutcome:
+    """What the write path did with one extracted fact."""
+
+    #: written | contested | superseded-prior | ground-truth-won | ground-truth-lost |
+    #: recaptured | unchanged | parked
+    outcome: str
+    fact: Fact
+    #: rule-exception | lane-1 | lane-2 | lane-3 | None when no conflict candidate was found
+    lane: str | None = None
+    related_fact_id: int | None = None
+    conflict_id: int | None = None
+    similarity: float | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class DroppedFact:
+    """An extracted fact the write path refused, and why (nothing is dropped silently)."""
+
+    statement: str
+    kind: str
+    quote: str
+    stage: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class CandidateRoot:
+    """An entity-shaped topic no tag covers: waits for a person to approve it as a root."""
+
+    id: int
+    topic: str
+    proposed_tag: str
+    status: str
+    seen_count: int
+    description: str | None = None
+    origin: str = "write-path"
+
+
+@dataclass(frozen=True)
+class RememberResult:
+    """The whole account of one capture's trip through the write path."""
+
+    document: DocumentRecord
+    outcomes: tuple[FactOutcome, ...]
+    interrupts: tuple[Interrupt, ...]
+    candidate_roots: tuple[CandidateRoot, ...]
+    dropped: tuple[DroppedFact, ...]
+    #: why the capture went to the documents layer only (e.g. 'index-page'), else None
+    gated: str | None = None
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        return tuple(o.fact for o in self.outcomes)
+
+
+@dataclass(frozen=True)
+class Label:
+    """An honest serving label: what the reader may take this item to mean."""
+
+    code: str
+    text: str
+    present_tense: bool
+
+
+@dataclass(frozen=True)
+class DocumentHit:
+    """A raw capture served by the documents fall-through."""
+
+    id: int
+    content: str
+    source_type: str
+    source_ref: str | None
+    lineage: str
+    captured_at: datetime
+
+
+@dataclass(frozen=True)
+class RecallItem:
+    """One served item with its label. Exactly one of fact / document is set."""
+
+    label: Label
+    similarity: float
+    fact: Fact | None = None
+    document: DocumentHit | None = None
+    #: ids of the open-conflict partners served alongside a contested fact
+    partner_ids: tuple[int, ...] = ()
+    #: 'hit' (ranked by similarity) or 'contested-partner' (served because its partner was)
+    served_as: str = "hit"
+
+    @property
+    def text(self) -> str:
+        if self.fact is not None:
+            return self.fact.statement
+        assert self.document is not None
+        return self.document.content
+
+
+@dataclass(frozen=True)
+class RecallResult:
+    """Labeled recall; ``layer`` names who answered: fact, fact-weak, document or none."""
+
+    query: str
+    layer: str
+    items: tuple[RecallItem, ...]
+    best_fact_similarity: float | None
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A contested pair and, once closed, its resolution."""
+
+    id: int
+    fact_a: Fact
+    fact_b: Fact
+    status: str
+    winner: int | None
+    reasoning: str | None
+    lane: str
+    similarity: float | None
+    created_at: datetime
+    resolved_at: datetime | None
+    #: None while open; head-to-head | both-stand | explicit-supersession | ground-truth |
+    #: partner-superseded | timeline
+    resolution: str | None = None
+    differences: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TagResolution:
+    """How one free-text topic resolved against the registry."""
+
+    topic: str
+    tag: str | None
+    #: alias | exact | leaf-name | minted | unresolved
+    via: str
+    #: True when the unresolved topic is entity-shaped and surfaced as a candidate root
+    candidate_root: bool = False
+
+
+@dataclass(frozen=True)
+class TagInfo:
+    tag: str
+    parent: str | None
+    description: str | None
+    default_lifetime: timedelta | None
+    aliases: tuple[str, ...]
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class RegistryQueryResult:
+    topic: str
+    resolution: TagResolution
+    matches: tuple[TagInfo, ...]
+
+
+@dataclass(frozen=True)
+class LeafResult:
+    tag: TagInfo
+    created: bool
+
+
+@dataclass(frozen=True)
+class QuestionEvidence:
+    note: str
+    recorded_at: datetime
+    recorded_by: str | None
+
+
+@dataclass(frozen=True)
+class OpenQuestion:
+    """An entry of the store's own triage queue of gaps (seed 000 §7)."""
+
+    id: int
+    title: str
+    body: str
+    risk: str
+    cost: str
+    status: str
+    #: what the queue's discipline says to do with it, computed from risk and cost
+    recommendation: str
+    evidence: tuple[QuestionEvidence, ...]
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class Description:
+    """What describe() reports: the store's shape, counts and configuration."""
+
+    database: str
+    server_version: str
+    pgvector_version: str
+    schema_versions: tuple[int, ...]
+    embedder: str
+    embedding_dim: int
+    extractor: str
+    facts_by_kind_verdict: Mapping[str, Mapping[str, int]]
+    documents: int
+    open_conflicts: int
+    tags: int
+    pending_candidate_roots: int
+    open_questions: Mapping[str, int]
+    settings: Mapping[str, object]
+    tools: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One verdict transition of a fact."""
+
+    fact_id: int
+    from_verdict: str | None
+    to_verdict: str
+    reason: str
+    conflict_id: int | None
+    at: datetime

@@ -1,0 +1,127 @@
+"""Tunable thresholds and switches. Settings, not constants: researchers sweep them.
+
+Every field can be set from the environment as FACTSTORE_<FIELD_NAME_UPPER>, or passed to
+``Store.open(settings=Settings(...))``. Values are validated on construction.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass, field, fields
+from datetime import timedelta
+
+from factstore.errors import InvalidInput
+from factstore.lifetimes import parse_lifetime
+
+DEFAULT_SCRIBE_NAMES: tuple[str, ...] = (
+    "assistant", "scribe", "claude", "gpt", "chatgpt", "openai", "llama", "ollama", "mistral",
+    "mixtral", "qwen", "gemma", "phi", "deepseek", "nomic-embed-text", "minilm",
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Thresholds for the write path and recall. See docs/architecture.md for each one's role."""
+
+    #: cosine similarity at or above which a same-kind live fact is a conflict candidate
+    density_threshold: float = 0.80
+    #: how many nearest neighbours the density check considers
+    density_k: int = 5
+    #: restrict the density check to facts sharing at least one tag (when the new fact has tags)
+    density_shared_tag: bool = False
+    #: HNSW candidate list size for kNN queries (pgvector hnsw.ef_search)
+    ef_search: int = 100
+    #: below this cosine a fact is too weak to serve at all
+    recall_floor: float = 0.30
+    #: if the best fact is below this the fact layer is thin and recall falls through to documents
+    recall_strong: float = 0.55
+    #: documents below this cosine are not served in the fall-through
+    document_floor: float = 0.30
+    #: default number of items recall returns
+    recall_k: int = 8
+    #: STATE facts with no hint of their own and no tag default go stale after this long
+    state_default_lifetime: timedelta = timedelta(days=7)
+    #: a capture with at least this many [[wiki-links]] ...
+    index_page_min_links: int = 5
+    #: ... making up at least this share of its words is a table of contents
+    index_page_link_share: float = 0.25
+    #: names never kept as topics (provenance is not aboutness); captured_by is always dropped too
+    scribe_names: tuple[str, ...] = field(default=DEFAULT_SCRIBE_NAMES)
+
+    def __post_init__(self) -> None:
+        for name in ("density_threshold", "recall_floor", "recall_strong", "document_floor",
+                     "index_page_link_share"):
+            value = getattr(self, name)
+            if not isinstance(value, int | float) or not 0.0 <= float(value) <= 1.0:
+                raise InvalidInput(f"setting {name}={value!r} must be a number in [0, 1]")
+        for name in ("density_k", "ef_search", "recall_k", "index_page_min_links"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise InvalidInput(f"setting {name}={value!r} must be a positive integer")
+        if self.recall_floor > self.recall_strong:
+            raise InvalidInput(
+                f"recall_floor ({self.recall_floor}) must not exceed recall_strong "
+                f"({self.recall_strong}); lower the floor or raise the strong gate"
+            )
+        if not isinstance(self.state_default_lifetime, timedelta) or \
+                self.state_default_lifetime <= timedelta(0):
+            raise InvalidInput(
+                f"setting state_default_lifetime={self.state_default_lifetime!r} must be a "
+                "positive timedelta (from the environment: '7d', '36h', '2w')"
+            )
+
+    def replace(self, **changes: object) -> Settings:
+        """A copy with some fields changed (validated)."""
+        unknown = set(changes) - {f.name for f in fields(self)}
+        if unknown:
+            raise InvalidInput(f"unknown setting(s) {sorted(unknown)}; known: "
+                               f"{', '.join(f.name for f in fields(self))}")
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
+        """Defaults overridden by FACTSTORE_<NAME> environment variables."""
+        env = os.environ if environ is None else environ
+        changes: dict[str, object] = {}
+        for f in fields(cls):
+            raw = env.get(f"FACTSTORE_{f.name.upper()}")
+            if raw is None:
+                continue
+            changes[f.name] = _coerce(f.name, f.type, raw)
+        return cls(**changes)  # type: ignore[arg-type]
+
+    def as_dict(self) -> dict[str, object]:
+        """Plain values, for describe() and eval run records."""
+        out: dict[str, object] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, timedelta):
+                value = f"{value.total_seconds() / 86400:g}d"
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[f.name] = value
+        return out
+
+
+def _coerce(name: str, type_name: object, raw: str) -> object:
+    text = str(type_name)
+    try:
+        if "bool" in text:
+            if raw.lower() in ("1", "true", "yes", "on"):
+                return True
+            if raw.lower() in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(raw)
+        if "float" in text:
+            return float(raw)
+        if "int" in text:
+            return int(raw)
+        if "timedelta" in text:
+            return parse_lifetime(raw)
+        if "tuple" in text:
+            return tuple(part.strip() for part in raw.split(",") if part.strip())
+    except (ValueError, InvalidInput) as exc:
+        raise InvalidInput(f"environment FACTSTORE_{name.upper()}={raw!r} is not a valid "
+                           f"{text}: {exc}") from None
+    return raw

@@ -1,0 +1,22 @@
+"""Statement normalisation: what makes two statements 'the same fact, restated exactly'."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_NON_WORD = re.compile(r"[^\w\s\\/:.-]+")
+_SPACE = re.compile(r"\s+")
+
+
+def normalise_statement(statement: str) -> str:
+    """Case-, whitespace-, quote- and trailing-punctuation-insensitive form of a statement.
+
+    Exact normalised equality is a pure re-capture (no conflict); anything else that is merely
+    similar goes through the conflict pipeline.
+    """
+    text = unicodedata.normalize("NFKC", statement).lower()
+    text = text.replace("\u2019", "'")
+    text = _NON_WORD.sub(" ", text)
+    text = _SPACE.sub(" ", text).strip()
+    return text.rstrip(" .")

@@ -1,0 +1,95 @@
+"""The conflict pipeline's closing lanes: head-to-head and both-stand."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from factstore.errors import ConflictNotFound, ConflictStateError, InvalidInput, WinnerNotInPair
+from factstore.results import Conflict
+from factstore.store import transitions
+from factstore.store.rows import fetch_facts
+
+
+def _lock(cur: Any, conflict_id: int) -> dict[str, Any]:
+    if not isinstance(conflict_id, int) or isinstance(conflict_id, bool):
+        raise InvalidInput(f"conflict_id must be an integer id, got {conflict_id!r}")
+    cur.execute("SELECT * FROM conflicts WHERE id = %s FOR UPDATE", (conflict_id,))
+    row = cur.fetchone()
+    if row is None:
+        raise ConflictNotFound(f"no conflict #{conflict_id}; list them with open_conflicts()")
+    return row
+
+
+def _reasoning(reasoning: object) -> str:
+    if not isinstance(reasoning, str) or not reasoning.strip():
+        raise InvalidInput("reasoning is required: say why, it is kept on the audit trail")
+    return reasoning.strip()
+
+
+def resolve(cur: Any, conflict_id: int, winner_id: int, reasoning: str, at: datetime) -> Conflict:
+    """Head-to-head: the winner returns to active, the loser is superseded with the reasoning."""
+    reasoning = _reasoning(reasoning)
+    row = _lock(cur, conflict_id)
+    if row["status"] != "open":
+        raise ConflictStateError(
+            f"conflict #{conflict_id} is already resolved ({row['resolution']}); nothing to do")
+    pair = (row["fact_a"], row["fact_b"])
+    if winner_id not in pair:
+        raise WinnerNotInPair(
+            f"fact #{winner_id} is not in conflict #{conflict_id}; the winner must be "
+            f"#{pair[0]} or #{pair[1]}")
+    loser = pair[1] if winner_id == pair[0] else pair[0]
+    cur.execute("UPDATE conflicts SET status = 'resolved', winner = %s, reasoning = %s, "
+                "resolution = 'head-to-head', resolved_at = %s WHERE id = %s",
+                (winner_id, reasoning, at, conflict_id))
+    transitions.supersede(cur, loser, winner_id, f"lost head-to-head: {reasoning}", at,
+                          conflict_id)
+    transitions.release_if_settled(cur, winner_id, at, f"won head-to-head: {reasoning}",
+                                   conflict_id)
+    return get(cur, conflict_id)
+
+
+def both_stand(cur: Any, conflict_id: int, reasoning: str, at: datetime) -> Conflict:
+    """Close a false-fired pair: both facts return to active, neither superseded."""
+    reasoning = _reasoning(reasoning)
+    row = _lock(cur, conflict_id)
+    if row["status"] != "open":
+        if row["winner"] is not None:
+            raise ConflictStateError(
+                f"conflict #{conflict_id} was resolved head-to-head (winner #{row['winner']}); "
+                "both-stand would resurrect a legitimately superseded loser. If the loser is "
+                "true after all, remember it again as a new capture")
+        raise ConflictStateError(f"conflict #{conflict_id} is already closed as both-stand")
+    cur.execute("UPDATE conflicts SET status = 'resolved', winner = NULL, reasoning = %s, "
+                "resolution = 'both-stand', resolved_at = %s WHERE id = %s",
+                (reasoning, at, conflict_id))
+    for fact_id in (row["fact_a"], row["fact_b"]):
+        transitions.release_if_settled(cur, fact_id, at, f"both stand: {reasoning}", conflict_id)
+    return get(cur, conflict_id)
+
+
+def get(cur: Any, conflict_id: int) -> Conflict:
+    cur.execute("SELECT * FROM conflicts WHERE id = %s", (conflict_id,))
+    row = cur.fetchone()
+    if row is None:
+        raise ConflictNotFound(f"no conflict #{conflict_id}; list them with open_conflicts()")
+    return _rows_to_conflicts(cur, [row])[0]
+
+
+def list_conflicts(cur: Any, status: str | None = "open") -> list[Conflict]:
+    cur.execute("SELECT * FROM conflicts WHERE %(s)s::text IS NULL OR status = %(s)s "
+                "ORDER BY id", {"s": status})
+    return _rows_to_conflicts(cur, cur.fetchall())
+
+
+def _rows_to_conflicts(cur: Any, rows: list[dict[str, Any]]) -> list[Conflict]:
+    facts = fetch_facts(cur, sorted({r["fact_a"] for r in rows} | {r["fact_b"] for r in rows}))
+    return [Conflict(
+        id=r["id"], fact_a=facts[r["fact_a"]], fact_b=facts[r["fact_b"]], status=r["status"],
+        winner=r["winner"], reasoning=r["reasoning"], lane=r["lane"],
+        similarity=r["similarity"], created_at=r["created_at"], resolved_at=r["resolved_at"],
+        resolution=r["resolution"], differences=tuple(r["differences"] or ()),
+    ) for r in rows]
+
+

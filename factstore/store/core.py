@@ -1,0 +1,419 @@
+"""factstore.Store: the one seam. The only code that talks SQL; every tool is a method.
+
+Every method is one transaction: a call that raises has written nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import psycopg
+from pgvector.psycopg import register_vector
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from factstore.embedders.base import Embedder
+from factstore.errors import (
+    DatabaseUnavailable,
+    EmbedderError,
+    EmbedderMismatch,
+    FactNotFound,
+    FactStoreError,
+    InvalidInput,
+    SchemaError,
+)
+from factstore.extractors.base import ExtractionContext, Extractor
+from factstore.kinds import Kind, Verdict, parse_source_type
+from factstore.lifetimes import parse_lifetime
+from factstore.results import (
+    CandidateRoot,
+    Conflict,
+    Description,
+    Fact,
+    HistoryEntry,
+    LeafResult,
+    OpenQuestion,
+    RecallResult,
+    RegistryQueryResult,
+    RememberResult,
+    TagInfo,
+)
+from factstore.settings import Settings
+from factstore.store import conflicts as conflict_sql
+from factstore.store import questions as question_sql
+from factstore.store import recall as recall_sql
+from factstore.store import remember as remember_sql
+from factstore.store import server
+from factstore.store import tags as tag_sql
+from factstore.store.migrations import apply_migrations
+from factstore.store.rows import fetch_fact, fetch_facts
+from factstore.writepath.prepare import prepare_capture
+
+TOOLS = (
+    "describe", "remember", "recall", "resolve_conflict", "resolve_both_stand",
+    "open_conflicts", "registry_query", "registry_add_leaf", "registry_propose_root",
+    "open_questions", "update_open_question",
+)
+MAX_CAPTURE_CHARS = 1_000_000
+
+
+class Store:
+    """A fact store on Postgres + pgvector. Open with ``Store.open()``; close when done."""
+
+    def __init__(self, pool: ConnectionPool, dsn: str, embedder: Embedder, extractor: Extractor,
+                 settings: Settings, path_exists: Callable[[str], bool]) -> None:
+        self._pool = pool
+        self._dsn = dsn
+        self.embedder = embedder
+        self.extractor = extractor
+        self.settings = settings
+        self._path_exists = path_exists
+
+    # -- opening and closing ------------------------------------------------------------
+
+    @classmethod
+    def open(cls, dsn: str | None = None, *, home: str | os.PathLike[str] | None = None,
+             database: str | None = None, embedder: Embedder | None = None,
+             extractor: Extractor | None = None, settings: Settings | None = None,
+             path_exists: Callable[[str], bool] | None = None, pool_size: int = 4) -> Store:
+        """Open (creating and migrating if needed) a store.
+
+        With no ``dsn`` (and no ``FACTSTORE_DSN``) an embedded Postgres is started or reused
+        under ``home`` (``$FACTSTORE_HOME``, default ``./.factstore``). ``database`` picks a
+        database on that server (created if missing; default ``$FACTSTORE_DATABASE`` or
+        ``factstore``). The embedder defaults to the local MiniLM model, the extractor to the
+        rule-based scribe, settings to ``Settings.from_env()``.
+        """
+        if embedder is None:
+            from factstore.embedders.local import LocalEmbedder
+            embedder = LocalEmbedder()
+        if extractor is None:
+            from factstore.extractors.rules import RuleExtractor
+            extractor = RuleExtractor()
+        settings = settings or Settings.from_env()
+        target = cls._target_dsn(dsn, home, database)
+        _migrate_and_check(target, embedder)
+        pool = ConnectionPool(target, min_size=1, max_size=pool_size, open=False,
+                              kwargs={"row_factory": dict_row}, configure=register_vector,
+                              name="factstore")
+        try:
+            pool.open(wait=True, timeout=30)
+        except PoolTimeout as exc:
+            raise DatabaseUnavailable(f"could not connect to {server.redact(target)}") from exc
+        return cls(pool, target, embedder, extractor, settings, path_exists or os.path.exists)
+
+    @staticmethod
+    def _target_dsn(dsn: str | None, home: Any, database: str | None) -> str:
+        dsn = dsn or os.environ.get("FACTSTORE_DSN") or None
+        if dsn is None:
+            admin = server.embedded_admin_dsn(server.factstore_home(home))
+            database = database or os.environ.get("FACTSTORE_DATABASE") or "factstore"
+        else:
+            admin = dsn
+        if database:
+            server.ensure_database(admin, database)
+            return server.with_database(admin, database)
+        return dsn
+
+    def close(self) -> None:
+        """Release the connections (the embedded server stops when its last user exits)."""
+        self._pool.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[Any]:
+        """One transaction; psycopg errors become FactStoreErrors."""
+        try:
+            with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+                yield cur
+        except FactStoreError:
+            raise
+        except psycopg.errors.IntegrityError as exc:
+            raise InvalidInput(f"the database refused the write: {exc.diag.message_primary} "
+                               f"({exc.diag.constraint_name or exc.sqlstate})") from exc
+        except (psycopg.OperationalError, PoolTimeout) as exc:
+            raise DatabaseUnavailable(f"lost the database at {server.redact(self._dsn)}: "
+                                      f"{exc}") from exc
+
+    # -- the seed's tools -----------------------------------------------------------------
+
+    def describe(self) -> Description:
+        """The store's shape: counts by kind and verdict, conflicts, registry, queue, config."""
+        with self._tx() as cur:
+            cur.execute("SELECT kind, verdict, count(*) AS n FROM facts GROUP BY 1, 2")
+            by_kind: dict[str, dict[str, int]] = {k.value: {} for k in Kind}
+            for row in cur.fetchall():
+                by_kind[row["kind"]][row["verdict"]] = row["n"]
+            cur.execute(
+                "SELECT (SELECT count(*) FROM documents) AS documents, "
+                "(SELECT count(*) FROM conflicts WHERE status = 'open') AS open_conflicts, "
+                "(SELECT count(*) FROM tags) AS tags, "
+                "(SELECT count(*) FROM candidate_roots WHERE status = 'pending') AS roots, "
+                "current_setting('server_version') AS server_version, "
+                "(SELECT extversion FROM pg_extension WHERE extname = 'vector') AS pgvector, "
+                "(SELECT array_agg(version ORDER BY version) FROM schema_migrations) AS versions")
+            row = cur.fetchone()
+            cur.execute("SELECT status, count(*) AS n FROM open_questions GROUP BY 1")
+            questions = {r["status"]: r["n"] for r in cur.fetchall()}
+        return Description(
+            database=server.redact(self._dsn), server_version=row["server_version"],
+            pgvector_version=row["pgvector"], schema_versions=tuple(row["versions"]),
+            embedder=self.embedder.name, embedding_dim=self.embedder.dim,
+            extractor=self.extractor.name, facts_by_kind_verdict=by_kind,
+            documents=row["documents"], open_conflicts=row["open_conflicts"], tags=row["tags"],
+            pending_candidate_roots=row["roots"], open_questions=questions,
+            settings=self.settings.as_dict(), tools=TOOLS)
+
+    def remember(self, text: str, *, source_type: str = "utterance",
+                 source_ref: str | None = None, said_at: datetime | str | None = None,
+                 captured_by: str | None = None,
+                 captured_at: datetime | str | None = None) -> RememberResult:
+        """Run one capture through the write path; returns every fact's outcome.
+
+        The capture lands in the documents layer exactly once per source lineage, whatever
+        it yields. ``captured_at`` (default now) lets a backfill keep original capture times.
+        """
+        if not isinstance(text, str) or not text.strip():
+            raise InvalidInput("remember needs non-empty text to capture")
+        if len(text) > MAX_CAPTURE_CHARS:
+            raise InvalidInput(f"capture is {len(text):,} characters; split it into captures "
+                               f"of at most {MAX_CAPTURE_CHARS:,}")
+        kind_of_source = parse_source_type(source_type).value
+        for name, value in (("source_ref", source_ref), ("captured_by", captured_by)):
+            if value is not None and (not isinstance(value, str) or not value.strip()):
+                raise InvalidInput(f"{name} must be non-empty text or None, got {value!r}")
+        said = _instant("said_at", said_at)
+        captured = _instant("captured_at", captured_at) or _now()
+        context = ExtractionContext(kind_of_source, source_ref, said, captured_by)
+        prepared = prepare_capture(text, context, self.extractor, self.settings)
+        vectors = self._embed([text] + [f.statement for f in prepared.facts])
+        capture = remember_sql.Capture(text, kind_of_source, source_ref, said, captured_by,
+                                       captured)
+        with self._tx() as cur:
+            return remember_sql.write_capture(cur, capture, prepared, vectors[0], vectors[1:],
+                                              self.settings, self._path_exists)
+
+    def recall(self, query: str, *, k: int | None = None,
+               now: datetime | str | None = None) -> RecallResult:
+        """Ranked, labeled recall of retrievable facts, falling through to documents if thin.
+
+        ``now`` (default the current time) is the moment staleness is judged at.
+        """
+        if not isinstance(query, str) or not query.strip():
+            raise InvalidInput("recall needs a non-empty query")
+        k = self.settings.recall_k if k is None else k
+        if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 1000:
+            raise InvalidInput(f"k must be an integer from 1 to 1000, got {k!r}")
+        vector = self._embed([query])[0]
+        with self._tx() as cur:
+            return recall_sql.recall(cur, query, vector, k, self.settings,
+                                     _instant("now", now) or _now())
+
+    def resolve_conflict(self, conflict_id: int, winner_id: int, reasoning: str) -> Conflict:
+        """Close a genuine either/or: the winner returns to active, the loser is superseded."""
+        with self._tx() as cur:
+            return conflict_sql.resolve(cur, conflict_id, winner_id, reasoning, _now())
+
+    def resolve_both_stand(self, conflict_id: int, reasoning: str) -> Conflict:
+        """Close a false-fired pair: both true, both active, neither superseded."""
+        with self._tx() as cur:
+            return conflict_sql.both_stand(cur, conflict_id, reasoning, _now())
+
+    def open_conflicts(self) -> list[Conflict]:
+        """Every unresolved head-to-head, oldest first."""
+        with self._tx() as cur:
+            return conflict_sql.list_conflicts(cur, "open")
+
+    def registry_query(self, topic: str) -> RegistryQueryResult:
+        """How a free-text topic resolves, and the tags that mention it."""
+        with self._tx() as cur:
+            return tag_sql.query(cur, topic)
+
+    def registry_add_leaf(self, tag: str, description: str | None = None) -> LeafResult:
+        """Mint a dotted leaf under an existing parent (refuses roots and orphans)."""
+        with self._tx() as cur:
+            return tag_sql.add_leaf(cur, tag, description, _now())
+
+    def registry_propose_root(self, tag: str, description: str | None = None) -> CandidateRoot:
+        """Queue a new root for a person's approval; roots are never created directly."""
+        with self._tx() as cur:
+            return tag_sql.propose_root(cur, tag, description, _now())
+
+    def open_questions(self, status: str | None = None) -> list[OpenQuestion]:
+        """The store's own triage queue of gaps, each with its computed recommendation."""
+        with self._tx() as cur:
+            return question_sql.list_questions(cur, status)
+
+    def update_open_question(self, question_id: int, *, status: str | None = None,
+                             risk: str | None = None, cost: str | None = None,
+                             note: str | None = None,
+                             recorded_by: str | None = None) -> OpenQuestion:
+        """Re-weigh an entry and/or append evidence to it (evidence is never rewritten)."""
+        with self._tx() as cur:
+            return question_sql.update(cur, question_id, status=status, risk=risk, cost=cost,
+                                       note=note, recorded_by=recorded_by, at=_now())
+
+    # -- beyond the seed's nine: the person's side of governance, reads ------------------
+
+    def add_open_question(self, title: str, body: str, *, risk: str, cost: str) -> OpenQuestion:
+        """File a new gap; it starts in the status its risk and cost recommend."""
+        with self._tx() as cur:
+            return question_sql.add(cur, title, body, risk, cost, _now())
+
+    def registry_candidates(self, status: str | None = "pending") -> list[CandidateRoot]:
+        """Candidate roots awaiting (or past) a person's decision."""
+        if status not in (None, "pending", "approved", "rejected"):
+            raise InvalidInput("status must be pending, approved, rejected or None")
+        with self._tx() as cur:
+            return tag_sql.candidates(cur, status)
+
+    def registry_approve_root(self, tag: str, reason: str | None = None) -> CandidateRoot:
+        """A person approves a candidate root: it becomes a root tag; its facts carry it."""
+        with self._tx() as cur:
+            return tag_sql.decide_root(cur, tag, True, reason, _now())
+
+    def registry_reject_root(self, tag: str, reason: str | None = None) -> CandidateRoot:
+        """A person rejects a candidate root; it stays in the queue as rejected."""
+        with self._tx() as cur:
+            return tag_sql.decide_root(cur, tag, False, reason, _now())
+
+    def registry_add_alias(self, alias: str, tag: str) -> TagInfo:
+        """Map a free-text spelling to a canonical tag (never repoints an existing alias)."""
+        with self._tx() as cur:
+            return tag_sql.add_alias(cur, alias, tag, _now())
+
+    def registry_set_lifetime(self, tag: str, lifetime: str | timedelta | None) -> TagInfo:
+        """Give a tag a default STATE lifetime ('2d'), or clear it with None."""
+        parsed = None if lifetime is None else parse_lifetime(lifetime)
+        with self._tx() as cur:
+            return tag_sql.set_lifetime(cur, tag, parsed)
+
+    def registry_tags(self) -> list[TagInfo]:
+        """The whole registry, sorted by tag."""
+        with self._tx() as cur:
+            return tag_sql.tag_info(cur)
+
+    def conflicts(self, status: str | None = None) -> list[Conflict]:
+        """Conflicts by status ('open', 'resolved' or None for all)."""
+        if status not in (None, "open", "resolved"):
+            raise InvalidInput("status must be 'open', 'resolved' or None")
+        with self._tx() as cur:
+            return conflict_sql.list_conflicts(cur, status)
+
+    def conflict(self, conflict_id: int) -> Conflict:
+        """One conflict by id."""
+        with self._tx() as cur:
+            return conflict_sql.get(cur, conflict_id)
+
+    def fact(self, fact_id: int) -> Fact:
+        """One fact by id, whatever its verdict."""
+        with self._tx() as cur:
+            found = fetch_fact(cur, _fact_id(fact_id))
+        if found is None:
+            raise FactNotFound(f"no fact #{fact_id}")
+        return found
+
+    def history(self, fact_id: int) -> list[HistoryEntry]:
+        """Every verdict transition of one fact, oldest first."""
+        with self._tx() as cur:
+            if fetch_fact(cur, _fact_id(fact_id)) is None:
+                raise FactNotFound(f"no fact #{fact_id}")
+            cur.execute("SELECT * FROM fact_history WHERE fact_id = %s ORDER BY at, id",
+                        (fact_id,))
+            return [HistoryEntry(r["fact_id"], r["from_verdict"], r["to_verdict"], r["reason"],
+                                 r["conflict_id"], r["at"]) for r in cur.fetchall()]
+
+    def facts_by_verdict(self, *verdicts: str, kind: str | None = None,
+                         limit: int = 500) -> list[Fact]:
+        """Facts with the given verdicts (all when none given), newest first."""
+        wanted = [Verdict(v).value for v in verdicts] or [v.value for v in Verdict]
+        kinds = [Kind(kind.upper()).value] if kind else [k.value for k in Kind]
+        with self._tx() as cur:
+            cur.execute("SELECT id FROM facts WHERE verdict = ANY(%s) AND kind = ANY(%s) "
+                        "ORDER BY id DESC LIMIT %s", (wanted, kinds, limit))
+            ids = [r["id"] for r in cur.fetchall()]
+            found = fetch_facts(cur, ids)
+        return [found[i] for i in ids]
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _embed(self, texts: list[str]) -> Any:
+        vectors = self.embedder.embed(texts)
+        if getattr(vectors, "shape", None) != (len(texts), self.embedder.dim):
+            raise EmbedderError(
+                f"embedder {self.embedder.name} returned shape {getattr(vectors, 'shape', None)} "
+                f"for {len(texts)} texts; expected ({len(texts)}, {self.embedder.dim})")
+        return vectors
+
+
+def _migrate_and_check(dsn: str, embedder: Embedder) -> None:
+    """Apply the schema for this embedder's dimension, or refuse a mismatched embedder."""
+    try:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            recorded = _recorded_embedder(conn)
+            if recorded.get("embedding_dim") not in (None, str(embedder.dim)):
+                raise EmbedderMismatch(
+                    f"this store's vectors are {recorded['embedding_dim']}-d "
+                    f"({recorded.get('embedder_name', 'unknown embedder')}); {embedder.name} makes "
+                    f"{embedder.dim}-d vectors. Open it with the embedder that built it, or use "
+                    "another database for this embedder")
+            if not conn.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'"
+                                ).fetchone():
+                raise SchemaError("the pgvector extension is not installed on this server; "
+                                  "install pgvector 0.5 or newer")
+            apply_migrations(conn, embedder.dim)
+            with conn.transaction():
+                conn.execute("INSERT INTO store_meta (key, value) VALUES ('embedder_name', %s) "
+                             "ON CONFLICT (key) DO NOTHING", (embedder.name,))
+                name = conn.execute("SELECT value FROM store_meta WHERE key = 'embedder_name'"
+                                    ).fetchone()[0]
+            if name != embedder.name:
+                raise EmbedderMismatch(
+                    f"this store's vectors were built by {name}; refusing to mix in "
+                    f"{embedder.name}. Open it with {name}, or use another database")
+    except psycopg.OperationalError as exc:
+        raise DatabaseUnavailable(f"could not connect to {server.redact(dsn)}: {exc}") from exc
+
+
+def _recorded_embedder(conn: psycopg.Connection) -> dict[str, str]:
+    exists = conn.execute("SELECT to_regclass('store_meta') IS NOT NULL").fetchone()[0]
+    if not exists:
+        return {}
+    return dict(conn.execute("SELECT key, value FROM store_meta").fetchall())
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _fact_id(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidInput(f"a fact id is an integer, got {value!r}")
+    return value
+
+
+def _instant(name: str, value: datetime | str | None) -> datetime | None:
+    """Accept aware datetimes or ISO-8601 strings; naive times are refused, not guessed."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            raise InvalidInput(f"{name}={value!r} is not an ISO-8601 time, e.g. "
+                               "'2026-03-02T09:00:00Z'") from None
+    if not isinstance(value, datetime):
+        raise InvalidInput(f"{name} must be a datetime or ISO-8601 string, got {value!r}")
+    if value.tzinfo is None:
+        raise InvalidInput(f"{name}={value.isoformat()} has no timezone; pass an aware time "
+                           "(e.g. with tzinfo=UTC or a trailing 'Z')")
+    return value

@@ -1,0 +1,120 @@
+"""The write path up to the database: gate, extract, anchors, absorption, topic hygiene.
+
+Pure over its inputs (the extractor is passed in), so every stage is testable without
+Postgres. What comes out is exactly what the store's SQL stage writes or refuses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from factstore.errors import InvalidInput
+from factstore.extractors.base import ExtractedFact, ExtractionContext, Extractor
+from factstore.kinds import KIND_COLUMNS, PER_KIND_COLUMNS, STATUS_DETAILS, Kind, parse_kind
+from factstore.lifetimes import parse_lifetime
+from factstore.results import DroppedFact
+from factstore.settings import Settings
+from factstore.statements import normalise_statement
+from factstore.writepath.absorb import absorb_outcomes
+from factstore.writepath.anchors import anchor_reason
+from factstore.writepath.gate import GateDecision, index_page_gate
+from factstore.writepath.topics import clean_topics
+
+
+@dataclass(frozen=True)
+class PreparedFact:
+    """A fact that passed every pre-database stage."""
+
+    statement: str
+    statement_norm: str
+    kind: Kind
+    quote: str
+    topics: tuple[str, ...]
+    supersedes: bool
+    fields: dict[str, object]
+    meta: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PreparedCapture:
+    gate: GateDecision
+    facts: tuple[PreparedFact, ...]
+    dropped: tuple[DroppedFact, ...]
+
+
+def prepare_capture(text: str, context: ExtractionContext, extractor: Extractor,
+                    settings: Settings) -> PreparedCapture:
+    """Run the deterministic stages in the seed's order."""
+    gate = index_page_gate(text, min_links=settings.index_page_min_links,
+                           min_share=settings.index_page_link_share)
+    if gate.is_index_page:
+        return PreparedCapture(gate, (), ())
+    extracted = extractor.extract(text, context)
+    dropped: list[DroppedFact] = []
+    anchored: list[ExtractedFact] = []
+    for fact in extracted:
+        reason = _refusal(fact, text)
+        if reason is not None:
+            dropped.append(DroppedFact(str(fact.statement), str(fact.kind), str(fact.quote),
+                                       reason.split(":", 1)[0], reason))
+        else:
+            anchored.append(fact)
+    absorbed = absorb_outcomes(anchored, text)
+    prepared = [_prepare(fact, context, settings) for fact in absorbed]
+    return PreparedCapture(gate, tuple(prepared), tuple(dropped))
+
+
+def _refusal(fact: ExtractedFact, text: str) -> str | None:
+    if not isinstance(fact.statement, str) or not fact.statement.strip():
+        return "statement: the extracted fact has an empty statement"
+    try:
+        parse_kind(fact.kind)
+    except InvalidInput as exc:
+        return f"kind: {exc}"
+    if not isinstance(fact.quote, str):
+        return "anchor: the fact has no evidence quote"
+    return anchor_reason(fact.quote, text)
+
+
+def _prepare(fact: ExtractedFact, context: ExtractionContext, settings: Settings) -> PreparedFact:
+    kind = parse_kind(fact.kind)
+    meta: dict[str, object] = dict(fact.meta)
+    fields, cleared = _kind_fields(fact, kind)
+    if cleared:
+        meta["cleared_fields"] = cleared
+    hygiene = clean_topics(fact.topics, captured_by=context.captured_by,
+                           scribe_names=settings.scribe_names)
+    if hygiene.dropped:
+        meta["dropped_topics"] = [{"topic": t, "reason": r} for t, r in hygiene.dropped]
+    statement = " ".join(fact.statement.split())
+    return PreparedFact(statement, normalise_statement(statement), kind, fact.quote.strip(),
+                        hygiene.kept, bool(fact.supersedes), fields, meta)
+
+
+def _kind_fields(fact: ExtractedFact, kind: Kind) -> tuple[dict[str, object], list[dict]]:
+    """Keep the per-kind fields this kind owns; clear (and record) any others."""
+    owned = KIND_COLUMNS[kind]
+    fields: dict[str, object] = {}
+    cleared: list[dict] = []
+    for name in PER_KIND_COLUMNS:
+        value = getattr(fact, name)
+        if value is None or (isinstance(value, str) and not value.strip()):
+            continue
+        if name not in owned:
+            cleared.append({"field": name, "value": value,
+                            "reason": f"{kind.value} does not own {name}"})
+            continue
+        if name == "expected_lifetime":
+            try:
+                value = parse_lifetime(value)  # type: ignore[arg-type]
+            except InvalidInput as exc:
+                cleared.append({"field": name, "value": value, "reason": str(exc)})
+                continue
+        elif name == "status_detail" and value not in STATUS_DETAILS:
+            cleared.append({"field": name, "value": value,
+                            "reason": f"status_detail must be one of {STATUS_DETAILS}"})
+            continue
+        fields[name] = value.strip() if isinstance(value, str) else value
+    return fields, cleared
+
+
