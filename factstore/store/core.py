@@ -11,11 +11,13 @@ from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import numpy as np
 import psycopg
 from pgvector.psycopg import register_vector
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from factstore.backfill import FactRecord, check_record
 from factstore.embedders.base import Embedder
 from factstore.errors import (
     DatabaseUnavailable,
@@ -44,6 +46,7 @@ from factstore.results import (
 )
 from factstore.settings import Settings
 from factstore.store import conflicts as conflict_sql
+from factstore.store import imports as import_sql
 from factstore.store import questions as question_sql
 from factstore.store import recall as recall_sql
 from factstore.store import remember as remember_sql
@@ -343,6 +346,34 @@ class Store:
             ids = [r["id"] for r in cur.fetchall()]
             found = fetch_facts(cur, ids)
         return [found[i] for i in ids]
+
+    def import_facts(self, records: list[FactRecord], *,
+                     embeddings: Any | None = None) -> list[int]:
+        """Bulk-load already-adjudicated facts (another store's export); returns their ids.
+
+        Extraction and triage are skipped because the source store already adjudicated
+        them; provenance, verdict and history are kept. Every record is validated first and
+        any problem rejects the whole batch. ``embeddings`` (n x dim) may be supplied when the
+        exporter already holds vectors from this store's embedder.
+        """
+        records = list(records)
+        problems = [p for i, r in enumerate(records) for p in check_record(i, r)]
+        if problems:
+            raise InvalidInput(f"{len(problems)} problem(s) in the import, nothing written: "
+                               + "; ".join(problems[:20]))
+        if not records:
+            return []
+        if embeddings is None:
+            vectors = self._embed([r.statement for r in records])
+            doc_vectors = self._embed([r.quote for r in records])
+        else:
+            vectors = np.asarray(embeddings, dtype=np.float32)
+            if vectors.shape != (len(records), self.embedder.dim):
+                raise InvalidInput(f"embeddings have shape {vectors.shape}; expected "
+                                   f"({len(records)}, {self.embedder.dim})")
+            doc_vectors = vectors
+        with self._tx() as cur:
+            return import_sql.import_facts(cur, records, vectors, doc_vectors, _now())
 
     # -- internals -----------------------------------------------------------------------
 

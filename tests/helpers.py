@@ -1,0 +1,41 @@
+"""Test helpers: a scripted extractor (tests decide exactly what is extracted)."""
+
+from __future__ import annotations
+
+from factstore.extractors.base import ExtractedFact, ExtractionContext
+
+
+class ScriptedExtractor:
+    """Returns the facts scripted for a text; nothing for any other text."""
+
+    name = "scripted/test"
+
+    def __init__(self) -> None:
+        self.script: dict[str, list[ExtractedFact]] = {}
+        self.calls: list[tuple[str, ExtractionContext]] = []
+
+    def add(self, text: str, *facts: ExtractedFact) -> str:
+        self.script[text] = list(facts)
+        return text
+
+    def extract(self, text: str, context: ExtractionContext) -> list[ExtractedFact]:
+        self.calls.append((text, context))
+        return list(self.script.get(text, []))
+
+
+def fact(statement: str, kind: str = "STATE", quote: str | None = None, **fields) -> ExtractedFact:
+    """An extracted fact whose quote defaults to the statement without its final period."""
+    return ExtractedFact(statement=statement, kind=kind,
+                         quote=quote if quote is not None else statement.rstrip("."), **fields)
+
+
+def say(store, statement: str, kind: str = "STATE", **fields):
+    """Script one fact for its own quote and remember that quote as the capture."""
+    f = fact(statement, kind, **{k: v for k, v in fields.items()
+                                 if k not in ("captured_at", "source_ref", "captured_by",
+                                              "source_type", "said_at")})
+    text = store.extractor.add(f.quote, f)
+    capture_kwargs = {k: v for k, v in fields.items()
+                      if k in ("captured_at", "source_ref", "captured_by", "source_type",
+                               "said_at")}
+    return store.remember(text, **capture_kwargs)
