@@ -10,7 +10,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from factstore.errors import InvalidInput
-from factstore.kinds import KIND_COLUMNS, PER_KIND_COLUMNS, Kind, Verdict, parse_kind, parse_source_type
+from factstore.kinds import (
+    KIND_COLUMNS,
+    PER_KIND_COLUMNS,
+    Kind,
+    Verdict,
+    parse_kind,
+    parse_source_type,
+)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from factstore.errors import InvalidInput
 
-_UNITS = {"m": "minutes", "min": "minutes", "h": "hours", "hr": "hours", "d": "days",
+_UNITS = {"s": "seconds", "sec": "seconds", "seconds": "seconds", "m": "minutes", "min": "minutes", "h": "hours", "hr": "hours", "d": "days",
           "day": "days", "days": "days", "w": "weeks", "wk": "weeks", "week": "weeks",
           "weeks": "weeks", "hours": "hours", "hour": "hours", "minutes": "minutes"}
 _LIFETIME = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([a-z]+)\s*$")
@@ -23,7 +23,7 @@ def parse_lifetime(value: str | timedelta) -> timedelta:
     if not match or match.group(2) not in _UNITS:
         raise InvalidInput(
             f"lifetime {value!r} is not understood; write a number and a unit, e.g. '90m', "
-            "'36h', '2d' or '1w'"
+            "'36h', '2d', '1w' (or seconds, '45s')"
         )
     amount = float(match.group(1))
     if amount <= 0:
@@ -32,11 +32,13 @@ def parse_lifetime(value: str | timedelta) -> timedelta:
 
 
 def format_lifetime(value: timedelta | None) -> str | None:
-    """timedelta -> the shortest exact '2d' / '36h' / '90m' form."""
+    """timedelta -> the shortest exact '2d' / '36h' / '90m' / '61s' form."""
     if value is None:
         return None
+    if value.microseconds:
+        return f"{value.total_seconds():.6f}".rstrip("0") + "s"
     seconds = int(value.total_seconds())
     for unit, size in (("w", 604800), ("d", 86400), ("h", 3600), ("m", 60)):
         if seconds % size == 0:
             return f"{seconds // size}{unit}"
-    return f"{seconds / 60:g}m"
+    return f"{seconds}s"

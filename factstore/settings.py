@@ -53,7 +53,8 @@ class Settings:
         for name in ("density_threshold", "recall_floor", "recall_strong", "document_floor",
                      "index_page_link_share"):
             value = getattr(self, name)
-            if not isinstance(value, int | float) or not 0.0 <= float(value) <= 1.0:
+            if isinstance(value, bool) or not isinstance(value, int | float) \
+                    or not 0.0 <= float(value) <= 1.0:
                 raise InvalidInput(f"setting {name}={value!r} must be a number in [0, 1]")
         for name in ("density_k", "ef_search", "recall_k", "index_page_min_links"):
             value = getattr(self, name)

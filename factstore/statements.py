@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-_NON_WORD = re.compile(r"[^\w\s\\/:.-]+")
+# Comparison and arithmetic signs carry meaning ("== 214" is not "!= 214"): keep them.
+_NON_WORD = re.compile(r"[^\w\s\\/:.=<>≤≥≠+%-]+")
 _SPACE = re.compile(r"\s+")
 
 
@@ -16,7 +17,7 @@ def normalise_statement(statement: str) -> str:
     similar goes through the conflict pipeline.
     """
     text = unicodedata.normalize("NFKC", statement).lower()
-    text = text.replace("\u2019", "'")
+    text = text.replace("\u2019", "'").replace("!=", "≠")
     text = _NON_WORD.sub(" ", text)
     text = _SPACE.sub(" ", text).strip()
     return text.rstrip(" .")

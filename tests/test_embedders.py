@@ -10,7 +10,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.ollama_standin import OllamaStandIn, closed_port_host, deterministic_vector
 
 from factstore.embedders import (
     Embedder,
@@ -20,6 +19,7 @@ from factstore.embedders import (
     normalise_rows,
 )
 from factstore.errors import EmbedderError, InvalidInput
+from tests.ollama_standin import OllamaStandIn, closed_port_host, deterministic_vector
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")

@@ -9,7 +9,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from tests.ollama_standin import OllamaStandIn, closed_port_host
 
 from factstore.errors import ExtractorError
 from factstore.extractors.base import ExtractedFact, ExtractionContext, Extractor
@@ -20,6 +19,7 @@ from factstore.extractors.ollama import (
     parse_extraction,
 )
 from factstore.kinds import KIND_COLUMNS, PER_KIND_COLUMNS, Kind
+from tests.ollama_standin import OllamaStandIn, closed_port_host
 
 CAPTURE = (
     "We parked the Redis upgrade until the 7.2 client ships. "

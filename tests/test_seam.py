@@ -32,7 +32,8 @@ def _python_sources() -> list[tuple[Path, str]]:
             continue
         cells = json.loads(path.read_text()).get("cells", [])
         code = "\n".join("".join(c["source"]) for c in cells if c.get("cell_type") == "code")
-        out.append((path, "\n".join(l for l in code.splitlines() if not l.startswith(("%", "!")))))
+        out.append((path, "\n".join(line for line in code.splitlines()
+                                     if not line.startswith(("%", "!")))))
     return out
 
 

@@ -25,7 +25,7 @@ _MAX_GAP = 3
 
 def is_outcome_shaped(fact: ExtractedFact) -> bool:
     """An EVENT that reports a result (counts, checks, scores) rather than an action."""
-    return fact.kind.upper() == "EVENT" and bool(_OUTCOME.search(fact.statement + " " + fact.quote))
+    return fact.kind.strip().upper() == "EVENT" and bool(_OUTCOME.search(fact.statement + " " + fact.quote))
 
 
 def absorb_outcomes(facts: list[ExtractedFact], source: str) -> list[ExtractedFact]:
@@ -33,7 +33,7 @@ def absorb_outcomes(facts: list[ExtractedFact], source: str) -> list[ExtractedFa
     out: list[ExtractedFact] = []
     for fact in facts:
         host = out[-1] if out else None
-        if (host is not None and host.kind.upper() == "EVENT" and is_outcome_shaped(fact)
+        if (host is not None and host.kind.strip().upper() == "EVENT" and is_outcome_shaped(fact)
                 and _adjacent(host.quote, fact.quote, source)):
             out[-1] = _fold(host, fact, source)
         else:

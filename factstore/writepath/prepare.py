@@ -16,7 +16,7 @@ from factstore.results import DroppedFact
 from factstore.settings import Settings
 from factstore.statements import normalise_statement
 from factstore.writepath.absorb import absorb_outcomes
-from factstore.writepath.anchors import anchor_reason
+from factstore.writepath.anchors import anchor_reason, locate
 from factstore.writepath.gate import GateDecision, index_page_gate
 from factstore.writepath.topics import clean_topics
 
@@ -60,7 +60,7 @@ def prepare_capture(text: str, context: ExtractionContext, extractor: Extractor,
         else:
             anchored.append(fact)
     absorbed = absorb_outcomes(anchored, text)
-    prepared = [_prepare(fact, context, settings) for fact in absorbed]
+    prepared = [_prepare(fact, text, context, settings) for fact in absorbed]
     return PreparedCapture(gate, tuple(prepared), tuple(dropped))
 
 
@@ -76,7 +76,14 @@ def _refusal(fact: ExtractedFact, text: str) -> str | None:
     return anchor_reason(fact.quote, text)
 
 
-def _prepare(fact: ExtractedFact, context: ExtractionContext, settings: Settings) -> PreparedFact:
+def _verbatim(quote: str, source: str) -> str:
+    """The source's own span for an anchored quote (a model may have re-escaped it)."""
+    span = locate(quote.strip(), source)
+    return source[span[0]:span[1]] if span else quote.strip()
+
+
+def _prepare(fact: ExtractedFact, text: str, context: ExtractionContext,
+             settings: Settings) -> PreparedFact:
     kind = parse_kind(fact.kind)
     meta: dict[str, object] = dict(fact.meta)
     fields, cleared = _kind_fields(fact, kind)
@@ -87,7 +94,7 @@ def _prepare(fact: ExtractedFact, context: ExtractionContext, settings: Settings
     if hygiene.dropped:
         meta["dropped_topics"] = [{"topic": t, "reason": r} for t, r in hygiene.dropped]
     statement = " ".join(fact.statement.split())
-    return PreparedFact(statement, normalise_statement(statement), kind, fact.quote.strip(),
+    return PreparedFact(statement, normalise_statement(statement), kind, _verbatim(fact.quote, text),
                         hygiene.kept, bool(fact.supersedes), fields, meta)
 
 
@@ -110,7 +117,7 @@ def _kind_fields(fact: ExtractedFact, kind: Kind) -> tuple[dict[str, object], li
             except InvalidInput as exc:
                 cleared.append({"field": name, "value": value, "reason": str(exc)})
                 continue
-        elif name == "status_detail" and value not in STATUS_DETAILS:
+        elif name == "status_detail" and str(value).strip() not in STATUS_DETAILS:
             cleared.append({"field": name, "value": value,
                             "reason": f"status_detail must be one of {STATUS_DETAILS}"})
             continue

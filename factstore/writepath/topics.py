@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-_ENTITY_SHAPED = re.compile(r"[A-Z]|\d|\w\.\w")
+_DIGIT_OR_DOTTED = re.compile(r"\d|\w\.\w")
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,7 @@ def clean_topics(topics: Iterable[str], *, captured_by: str | None,
         topic = " ".join(str(raw).split())
         key = topic.lower()
         if not topic:
+            dropped.append((str(raw), "empty topic"))
             continue
         if scribe_self and (key == scribe_self or key in _name_parts(scribe_self)):
             dropped.append((topic, "captured_by: the scribe wrote it, the capture is not about it"))
@@ -47,7 +48,7 @@ def clean_topics(topics: Iterable[str], *, captured_by: str | None,
 
 def is_entity_shaped(topic: str) -> bool:
     """An uppercase letter, a digit or a dot path: worth a person's look as a candidate root."""
-    return bool(_ENTITY_SHAPED.search(topic))
+    return any(c.isupper() for c in topic) or bool(_DIGIT_OR_DOTTED.search(topic))
 
 
 def _name_parts(name: str) -> set[str]:

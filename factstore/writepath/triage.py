@@ -38,7 +38,8 @@ class TriageDecision:
 
 def filesystem_paths(text: str) -> tuple[str, ...]:
     """Paths named in a text. URLs are stripped first: they are un-checkable without network."""
-    text = _URL.sub(" ", text)
+    # Transport doubles backslashes (C:\\\\ops); collapse runs as anchor hygiene does.
+    text = re.sub(r"\\+", r"\\", _URL.sub(" ", text))
     found = [m.group(0).rstrip(".,;:)") for m in _WINDOWS_PATH.finditer(text)]
     found += [m.group(0).rstrip(".,;:)") for m in _POSIX_PATH.finditer(text)]
     return tuple(dict.fromkeys(p for p in found if len(p) > 1))

@@ -1,0 +1,831 @@
+"""Benchmark the store's write and read paths on the embedded Postgres.
+
+Run from the project root::
+
+    .venv/bin/python evals/perf/bench_store.py                  # full: 10k and 100k facts
+    .venv/bin/python evals/perf/bench_store.py --quick          # 2k and 10k, fewer queries
+    .venv/bin/python evals/perf/bench_store.py --sizes 10000,100000 --home /tmp/bench --keep
+
+It measures, each in a throwaway database on one embedded server under ``--home``:
+
+a. ``remember()`` throughput with the rule extractor and the local MiniLM embedder on generated
+   captures of all seven kinds, and the share of its wall time spent embedding;
+b. the per-fact write cost (remember minus embedding), and one HNSW insert on its own;
+c. ``recall()`` latency at each size, the facts loaded with ``import_facts`` from synthetic
+   embeddings (noisy variants of real MiniLM vectors, cached under ``--home``);
+d. the density check's latency and filtered recall@10 against an exact scan, and the same
+   query answered through one shared unfiltered HNSW index: the design the schema rejected.
+
+It prints a table and writes evals/perf/results/bench_store.json. It is not a test: nothing is
+asserted; docs/performance.md explains the figures.
+
+The benchmark goes through Store methods only (the one seam). The few measurements no
+ordinary tool needs live in factstore/store/diagnostics.py; see ``_diag`` below.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+import numpy as np  # noqa: E402
+
+from factstore import Store  # noqa: E402
+from factstore.backfill import FactRecord  # noqa: E402
+from factstore.embedders.local import LocalEmbedder  # noqa: E402
+from factstore.extractors.base import ExtractedFact, ExtractionContext, Extractor  # noqa: E402
+from factstore.extractors.rules import RuleExtractor  # noqa: E402
+from factstore.kinds import Kind  # noqa: E402
+from factstore.store import diagnostics, server  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "evals" / "perf" / "results" / "bench_store.json"
+QUICK_RESULTS = RESULTS.with_name("bench_store_quick.json")
+KINDS: tuple[Kind, ...] = tuple(Kind)
+
+
+# -- TEMPORARY shim: Store methods the lead is wiring -----------------------------------------
+# Each diagnostics function takes (cursor, *args, settings=..., **kwargs); the Store method of
+# the same role is the same call inside one Store._tx(). Until core.py has these methods, call
+# the function through store._tx() directly. Delete _diag's fallback branch once they exist.
+DIAGNOSTIC_METHODS: dict[str, Callable[..., Any]] = {
+    "density_probe": diagnostics.density_neighbours,
+    "explain_density": diagnostics.explain_density,
+    "explain_recall": diagnostics.explain_recall,
+    "hnsw_insert_cost": diagnostics.hnsw_insert_cost,
+    "shared_index_probe": diagnostics.shared_index_probe,
+}
+
+
+def _diag(store: Store, method: str, *args: Any, **kwargs: Any) -> Any:
+    """Call ``store.<method>(...)``; TEMPORARY fallback through ``store._tx()`` until wired."""
+    wired = getattr(store, method, None)
+    if wired is not None:
+        return wired(*args, **kwargs)
+    with store._tx() as cur:  # TEMPORARY: reaches past the seam; remove when wired
+        return DIAGNOSTIC_METHODS[method](cur, *args, settings=store.settings, **kwargs)
+# -- end of TEMPORARY shim --------------------------------------------------------------------
+
+
+# -- generated text -----------------------------------------------------------------------------
+# Templates carry the cue phrases the rule extractor types by, so every kind is exercised; the
+# vocabulary is shared across kinds (a service is decided about, broken, preferred, documented)
+# so, as in a real store, topic words make facts of different kinds neighbours.
+
+SERVICES = (
+    "billing-api", "auth-gateway", "search-indexer", "payments-worker", "notifier",
+    "ledger-db", "ingest-pipeline", "report-builder", "profile-api", "cache-warmer",
+    "export-job", "webhook-relay", "scheduler", "transcoder", "feature-flags", "audit-log",
+    "geo-lookup", "pricing-engine", "inventory-sync", "chat-backend",
+)
+TECHS = (
+    "Postgres", "Redis", "Kafka", "RabbitMQ", "SQLite", "DuckDB", "ClickHouse", "OpenSearch",
+    "S3", "Terraform", "Kubernetes", "Nomad", "GitHub Actions", "Buildkite", "Grafana",
+    "Prometheus", "Sentry", "Vault", "Envoy", "Celery",
+)
+COMPONENTS = (
+    "checkout flow", "login page", "nightly backup", "CI cache", "staging cluster",
+    "release train", "onboarding wizard", "rate limiter", "search ranking", "invoice renderer",
+    "session store", "retry queue", "admin dashboard", "mobile sync", "data export",
+    "alerting rules", "email templates", "permissions model", "upload handler", "cron jobs",
+)
+PEOPLE = ("Priya", "Marco", "Aiko", "Tomas", "Lena", "Sam", "Noor", "Jonas", "Ines", "Kofi")
+STATUSES = ("green", "red", "down", "flaky", "degraded", "healthy", "blocked", "stable",
+            "failing", "offline")
+ENVS = ("staging", "production", "the canary pool", "eu-west", "us-east", "the test rig")
+SUITES = ("integration", "smoke", "contract", "load", "end-to-end", "unit", "migration")
+BRANCHES = ("main", "release", "develop", "hotfix")
+DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
+MONTHS = ("January", "March", "April", "June", "August", "September", "October", "November")
+ARTIFACTS = ("commit messages", "pull requests", "changelogs", "design docs", "status updates",
+             "code reviews", "stand-ups", "incident notes")
+
+
+def _slug(text: str) -> str:
+    return "-".join(text.lower().replace("the ", "").split())
+
+
+TEMPLATES: dict[Kind, tuple[str, ...]] = {
+    Kind.DECISION: (
+        "We decided to move the {component} to {tech} by {month}.",
+        "We're going with {tech} for the {service} queue; that's final.",
+        "Decision: {service} keeps {n} replicas in {env}.",
+        "We parked the {component} rewrite until {service} is stable again.",
+        "We decided against caching in the {component} for {service}.",
+        "We settled on a {n}-day retention window for {service} logs.",
+        "{person} and I decided that {service} owns the {component} from {month}.",
+        "We chose {tech} over {tech2} for the {component}.",
+    ),
+    Kind.RULE: (
+        "Always run the {suite} suite before merging into {branch}.",
+        "Never deploy {service} on a {day} afternoon.",
+        "From now on every change to the {component} must have a rollback plan.",
+        "Rule: {service} migrations need two reviewers because of the {month} outage.",
+        "We must not store raw card numbers in {tech}.",
+        "Never rotate the {service} keys without telling {person} first.",
+        "Always pin the {tech} version in {service} to avoid surprise upgrades.",
+        "Everyone must tag {service} releases with the {suite} run id.",
+    ),
+    Kind.STATE: (
+        "{service} is currently {status} in {env}.",
+        "The {component} is {status} right now.",
+        "As of today, {service} runs {n} workers in {env}.",
+        "The {suite} build for {service} is {status} at the moment; re-check every {n} hours.",
+        "{tech} in {env} is no longer behind the VPN.",
+        "Right now the {component} queue holds about {n}00 jobs.",
+        "The {service} dashboard is {status} after the {tech} change.",
+    ),
+    Kind.PREFERENCE: (
+        "I prefer {tech} over {tech2} for the {component}.",
+        "I really like short {artifact} for {service} changes.",
+        "I'd rather review the {component} diff on {day} mornings.",
+        "My favourite dashboard for {service} is the {tech} one.",
+        "I hate long meetings about the {component}.",
+        "I prefer {artifact} written before the {component} work starts.",
+        "I'm not a fan of {tech} for the {service} use case.",
+    ),
+    Kind.REFERENCE: (
+        "The {component} runbook lives at docs/runbooks/{component_slug}.md.",
+        "The {service} dashboards are at https://grafana.example.com/d/{service}-{n}.",
+        "See ops/{service}/limits.yaml for the {service} quotas.",
+        "The {service} repo is acme/{service}.",
+        "The {tech} settings for {env} are stored in /etc/{service}/{n}.conf.",
+        "The {component} design doc is at https://wiki.example.com/{component_slug}/{n}.",
+    ),
+    Kind.RESIDUAL: (
+        "We'll live with the {n}-second cold start on {service} for now.",
+        "Known issue: the {component} double-sends emails when {tech} restarts.",
+        "We accept the risk of {n} minutes of downtime during the {tech} upgrade; low risk.",
+        "Won't fix: the {component} flicker in old browsers.",
+        "We can live with {service} retrying twice until a customer complaint shows up.",
+        "Known limitation: {service} cannot export more than {n}000 rows at once.",
+    ),
+    Kind.EVENT: (
+        "We migrated {service} to {tech} last {day}.",
+        "{person} shipped the new {component} to {env} yesterday.",
+        "Fixed the timeout bug in the {component} this morning.",
+        "The {suite} suite passed {n} of {n} checks after the {tech} upgrade.",
+        "We rolled back the {service} release after {n} errors in {env}.",
+        "{person} benchmarked {tech} at {n}00 requests per second.",
+        "We archived the old {component} data for {service} on {day}.",
+    ),
+}
+# Sentences with no cue: a capture is rarely all facts, and these must yield nothing.
+FILLER: tuple[str, ...] = (
+    "Thanks, that helps.",
+    "Let me think about the {component} a bit more.",
+    "Can you check with {person} about {service}?",
+    "Good call on the {tech} thing.",
+    "More on this after lunch.",
+    "{person} might have context on the {component}.",
+)
+
+
+def fill(template: str, rng: np.random.Generator) -> str:
+    """One sentence from a template, every slot drawn from the shared vocabulary."""
+    component = str(rng.choice(COMPONENTS))
+    techs = rng.choice(TECHS, size=2, replace=False)
+    return template.format(
+        service=rng.choice(SERVICES), tech=techs[0], tech2=techs[1], component=component,
+        component_slug=_slug(component), person=rng.choice(PEOPLE), status=rng.choice(STATUSES),
+        env=rng.choice(ENVS), suite=rng.choice(SUITES), branch=rng.choice(BRANCHES),
+        day=rng.choice(DAYS), month=rng.choice(MONTHS), artifact=rng.choice(ARTIFACTS),
+        n=int(rng.integers(2, 60)))
+
+
+def make_captures(count: int, seed: int) -> list[str]:
+    """``count`` distinct one-to-three-sentence captures, kinds in rotation."""
+    rng = np.random.default_rng(seed)
+    captures: list[str] = []
+    seen: set[str] = set()
+    turn = 0
+    while len(captures) < count:
+        sentences = []
+        for _ in range(int(rng.choice((1, 2, 3), p=(0.4, 0.35, 0.25)))):
+            kind = KINDS[turn % len(KINDS)]
+            turn += 1
+            sentences.append(fill(str(rng.choice(TEMPLATES[kind])), rng))
+        if rng.random() < 0.3:  # an uncued aside, before or after
+            aside = fill(str(rng.choice(FILLER)), rng)
+            sentences.insert(int(rng.integers(0, len(sentences) + 1)), aside)
+        text = " ".join(sentences)
+        if text not in seen:
+            seen.add(text)
+            captures.append(text)
+    return captures
+
+
+def make_sentences(count: int, seed: int) -> list[tuple[Kind, str]]:
+    """``count`` distinct single sentences, each with the kind its template is for."""
+    rng = np.random.default_rng(seed)
+    out: list[tuple[Kind, str]] = []
+    seen: set[str] = set()
+    while len(out) < count:
+        kind = KINDS[len(out) % len(KINDS)]
+        sentence = fill(str(rng.choice(TEMPLATES[kind])), rng)
+        if sentence not in seen:
+            seen.add(sentence)
+            out.append((kind, sentence))
+    return out
+
+
+# -- timing proxies -----------------------------------------------------------------------------
+
+class TimedEmbedder:
+    """The wrapped embedder's name, dim and embed(), plus the time spent inside embed().
+
+    The store records the embedder's name and refuses another, so the proxy must answer the
+    same name. ``plant`` maps a query text to a ready vector: recall at 100k is measured with
+    synthetic query vectors (noisy variants, like the stored facts), which MiniLM would not
+    produce from any text; planted texts never reach the model and cost no embedding time.
+    """
+
+    def __init__(self, inner: LocalEmbedder) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.seconds = 0.0
+        self.calls = 0
+        self._planted: dict[str, np.ndarray] = {}
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
+
+    def plant(self, text: str, vector: np.ndarray) -> None:
+        self._planted[text] = np.asarray(vector, dtype=np.float32)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        items = list(texts)
+        if items and all(t in self._planted for t in items):
+            return np.stack([self._planted[t] for t in items])
+        started = time.perf_counter()
+        try:
+            return self.inner.embed(items)
+        finally:
+            self.seconds += time.perf_counter() - started
+            self.calls += 1
+
+
+class TimedExtractor:
+    """The wrapped extractor's name and extract(), plus the time spent inside extract()."""
+
+    def __init__(self, inner: Extractor) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.seconds = 0.0
+
+    def extract(self, text: str, context: ExtractionContext) -> list[ExtractedFact]:
+        started = time.perf_counter()
+        try:
+            return self.inner.extract(text, context)
+        finally:
+            self.seconds += time.perf_counter() - started
+
+
+# -- small helpers ------------------------------------------------------------------------------
+
+def summary(values: Sequence[float], scale: float = 1000.0) -> dict[str, float | int]:
+    """Median, p90, mean and count; seconds are reported in milliseconds by default."""
+    if not values:
+        return {"n": 0}
+    data = np.asarray(values, dtype=np.float64) * scale
+    return {"median": round(float(np.median(data)), 3),
+            "p90": round(float(np.percentile(data, 90)), 3),
+            "mean": round(float(data.mean()), 3), "n": len(values)}
+
+
+def say(message: str) -> None:
+    """Progress on stderr, so stdout carries only the final table."""
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def unit_variants(base: np.ndarray, rng: np.random.Generator, cos_low: float,
+                  cos_high: float) -> np.ndarray:
+    """Noisy unit vectors around each row of ``base``, each at a cosine drawn from a range.
+
+    Gaussian noise is made orthogonal to its base before mixing, so the cosine to the base is
+    exactly the drawn value (a paraphrase-like 0.82-0.97 by default) instead of depending on
+    the noise's accidental alignment.
+    """
+    noise = rng.standard_normal(base.shape).astype(np.float32)
+    noise -= np.sum(noise * base, axis=1, keepdims=True) * base
+    noise /= np.linalg.norm(noise, axis=1, keepdims=True)
+    cosine = rng.uniform(cos_low, cos_high, size=(len(base), 1)).astype(np.float32)
+    mixed = cosine * base + np.sqrt(1.0 - cosine ** 2) * noise
+    return mixed / np.linalg.norm(mixed, axis=1, keepdims=True)
+
+
+@dataclass
+class Bench:
+    """What every phase shares: the server, the embedder, the options."""
+
+    admin_dsn: str
+    home: Path
+    embedder: LocalEmbedder
+    keep: bool
+    quick: bool
+    seed: int = 20261201
+
+    @contextmanager
+    def store(self, label: str, extractor: Extractor | None = None
+              ) -> Iterator[tuple[Store, TimedEmbedder, TimedExtractor]]:
+        """A store on a fresh throwaway database, dropped afterwards unless --keep."""
+        name = f"bench_{label}_{os.getpid()}"
+        server.drop_database(self.admin_dsn, name)  # a leftover from a killed run
+        server.ensure_database(self.admin_dsn, name)
+        timed_embedder = TimedEmbedder(self.embedder)
+        timed_extractor = TimedExtractor(extractor or RuleExtractor())
+        store = Store.open(server.with_database(self.admin_dsn, name), embedder=timed_embedder,
+                           extractor=timed_extractor)
+        try:
+            yield store, timed_embedder, timed_extractor
+        finally:
+            store.close()
+            if self.keep:
+                say(f"kept database {name}")
+            else:
+                server.drop_database(self.admin_dsn, name)
+
+
+# -- synthetic facts ----------------------------------------------------------------------------
+
+BASE_SENTENCES = 5000
+
+
+def base_corpus(bench: Bench) -> tuple[list[tuple[Kind, str]], np.ndarray, float | None]:
+    """5,000 real sentences and their MiniLM vectors, cached as .npy under --home.
+
+    Returns the sentences, the vectors and the embedding rate (sentences/s) when they were
+    embedded in this run, or None when the cache answered.
+    """
+    sentences = make_sentences(BASE_SENTENCES, bench.seed)
+    digest = hashlib.sha256("\n".join(f"{k}\t{s}" for k, s in sentences).encode()
+                            + bench.embedder.name.encode()).hexdigest()[:16]
+    cache = bench.home / "bench_cache" / f"base_vectors_{digest}.npy"
+    if cache.exists():
+        say(f"base vectors from cache {cache}")
+        return sentences, np.load(cache), None
+    say(f"embedding {len(sentences)} base sentences with {bench.embedder.name}")
+    started = time.perf_counter()
+    vectors = bench.embedder.embed([s for _, s in sentences])
+    rate = len(sentences) / (time.perf_counter() - started)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    np.save(cache, vectors)
+    return sentences, vectors, rate
+
+
+@dataclass
+class Synthetic:
+    """N synthetic facts: their records, vectors and what the benchmark must remember of them."""
+
+    records: list[FactRecord]
+    vectors: np.ndarray
+    kinds: np.ndarray        # kind index per row (into KINDS)
+    live: np.ndarray         # active or contested: what the density check may return
+    retrievable: np.ndarray  # in a partial index: active, contested or parked
+
+
+def synthetic_facts(size: int, sentences: list[tuple[Kind, str]], base: np.ndarray,
+                    seed: int) -> Synthetic:
+    """``size`` facts: each a noisy variant of a base sentence, keeping that sentence's kind.
+
+    A variant keeps its base's kind because it stands for a rewording of that sentence. Three
+    consecutive facts share one document, like a capture that yielded three facts, so the
+    documents layer holds a third as many rows (and HNSW entries) as the facts.
+    """
+    rng = np.random.default_rng(seed + size)
+    picks = rng.integers(0, len(sentences), size=size)
+    vectors = unit_variants(base[picks], rng, 0.82, 0.97)
+    kinds = np.array([KINDS.index(sentences[i][0]) for i in picks])
+    verdicts = rng.choice(np.array(["active", "parked", "withdrawn"]), size=size,
+                          p=(0.90, 0.05, 0.05))
+    ages = rng.uniform(0, 90 * 86400, size=size)
+    now = datetime.now(UTC)
+    records = []
+    for row, pick in enumerate(picks):
+        group = row // 3
+        quote = " ".join(sentences[p][1] for p in picks[group * 3:group * 3 + 3])
+        records.append(FactRecord(
+            statement=sentences[pick][1], kind=KINDS[kinds[row]].value, quote=quote,
+            source_type="capture", source_ref=f"bench/synthetic/{size}/{group}",
+            captured_at=now - timedelta(seconds=float(ages[row])), verdict=str(verdicts[row]),
+            meta={"bench": "synthetic", "base": int(pick)}))
+    return Synthetic(records, vectors, kinds, verdicts == "active",
+                     np.isin(verdicts, ("active", "parked")))
+
+
+def load(store: Store, data: Synthetic, batch: int) -> tuple[np.ndarray, dict[str, Any]]:
+    """import_facts in batches (one transaction each); returns the ids in row order."""
+    ids: list[int] = []
+    started = time.perf_counter()
+    for start in range(0, len(data.records), batch):
+        ids += store.import_facts(data.records[start:start + batch],
+                                  embeddings=data.vectors[start:start + batch])
+        say(f"  loaded {len(ids):,}/{len(data.records):,} "
+            f"({len(ids) / (time.perf_counter() - started):,.0f} facts/s)")
+    seconds = time.perf_counter() - started
+    return np.asarray(ids), {"facts": len(ids), "seconds": round(seconds, 1),
+                             "facts_per_s": round(len(ids) / seconds, 1),
+                             "ms_per_fact": round(1000 * seconds / len(ids), 3),
+                             "batch": batch}
+
+
+# -- the phases ---------------------------------------------------------------------------------
+
+def measure_remember(store: Store, embedder: TimedEmbedder, extractor: TimedExtractor,
+                     captures: Sequence[str]) -> dict[str, Any]:
+    """remember() each capture; split its wall time into embedding, extraction and the rest.
+
+    "The rest" is the database stage (documents floor, tags, density check, triage, the
+    inserts and their HNSW insert, commit) plus the write path's pure-Python stages.
+    """
+    walls: list[float] = []
+    embeds: list[float] = []
+    extracts: list[float] = []
+    facts: list[int] = []
+    outcomes: Counter[str] = Counter()
+    for text in captures:
+        embedded, extracted = embedder.seconds, extractor.seconds
+        started = time.perf_counter()
+        result = store.remember(text)
+        walls.append(time.perf_counter() - started)
+        embeds.append(embedder.seconds - embedded)
+        extracts.append(extractor.seconds - extracted)
+        facts.append(len(result.outcomes))
+        outcomes.update(o.outcome for o in result.outcomes)
+    wall, embed, extract, total = sum(walls), sum(embeds), sum(extracts), sum(facts)
+    with_facts = [i for i, n in enumerate(facts) if n]
+    return {
+        "captures": len(captures), "facts": total, "outcomes": dict(outcomes),
+        "captures_per_s": round(len(captures) / wall, 2),
+        "facts_per_s": round(total / wall, 2),
+        "remember_ms": summary(walls),
+        "embed_ms_per_capture": summary(embeds),
+        "embed_share": round(embed / wall, 3),
+        "extract_share": round(extract / wall, 4),
+        # the brief's "per-fact write cost": remember minus embedding, per fact
+        "write_ms_per_fact": summary([(walls[i] - embeds[i]) / facts[i] for i in with_facts]),
+        "write_ms_per_fact_overall": round(1000 * (wall - embed) / max(total, 1), 3),
+        # the same without extraction: what the database stage costs per fact
+        "db_ms_per_fact": summary([(walls[i] - embeds[i] - extracts[i]) / facts[i]
+                                   for i in with_facts]),
+    }
+
+
+def measure_query_embedding(embedder: LocalEmbedder, count: int) -> dict[str, Any]:
+    """What recall pays to embed one query (recall embeds exactly one text)."""
+    queries = [f"what did we decide about the {c} for {s}?"
+               for c, s in zip(COMPONENTS * 5, SERVICES * 5, strict=False)][:count]
+    times = []
+    for query in queries:
+        started = time.perf_counter()
+        embedder.embed([query])
+        times.append(time.perf_counter() - started)
+    return summary(times)
+
+
+def measure_recall(store: Store, embedder: TimedEmbedder, base: np.ndarray, count: int,
+                   rng: np.random.Generator) -> dict[str, Any]:
+    """recall() latency for noisy-variant query vectors (planted, so no model time)."""
+    warmup = 10
+    picks = rng.integers(0, len(base), size=count + warmup)
+    vectors = unit_variants(base[picks], rng, 0.82, 0.97)
+    times: list[float] = []
+    layers: Counter[str] = Counter()
+    items: list[int] = []
+    for i, vector in enumerate(vectors):
+        text = f"bench recall query {i}"
+        embedder.plant(text, vector)
+        started = time.perf_counter()
+        result = store.recall(text)
+        elapsed = time.perf_counter() - started
+        if i >= warmup:  # the first few pay for cold caches and plan setup
+            times.append(elapsed)
+            layers[result.layer] += 1
+            items.append(len(result.items))
+    return {"queries": count, "k": store.settings.recall_k, "latency_ms": summary(times),
+            "layers": dict(layers), "items_mean": round(float(np.mean(items)), 2)}
+
+
+@dataclass(frozen=True)
+class DensityQuery:
+    """One density probe: the kind asked for, the vector, and whether the kind is the
+    vector's own (matched) or another kind's (cross: the neighbourhood is mostly filtered)."""
+
+    kind: Kind
+    vector: np.ndarray
+    matched: bool
+
+
+def density_queries(sentences: list[tuple[Kind, str]], base: np.ndarray, count: int,
+                    rng: np.random.Generator) -> list[DensityQuery]:
+    """Half asking for the vector's own kind, half for another kind.
+
+    A new fact's same-kind neighbours are not always its nearest: "we decided on Postgres"
+    lives among states and events about Postgres. Cross-kind probes measure that case, where
+    a filter after the graph search throws most of the candidates away.
+    """
+    picks = rng.integers(0, len(base), size=count)
+    vectors = unit_variants(base[picks], rng, 0.82, 0.97)
+    out = []
+    for i, (pick, vector) in enumerate(zip(picks, vectors, strict=True)):
+        own = sentences[pick][0]
+        if i % 2 == 0:
+            out.append(DensityQuery(own, vector, True))
+        else:
+            others = [k for k in KINDS if k is not own]
+            out.append(DensityQuery(others[int(rng.integers(0, len(others)))], vector, False))
+    return out
+
+
+def recall_at(found: Sequence[int], truth: Sequence[int]) -> float:
+    """|found ∩ truth| / |truth|; 1.0 when the truth is empty (nothing to find)."""
+    return len(set(found) & set(truth)) / len(truth) if truth else 1.0
+
+
+def split_recall(queries: Sequence[DensityQuery], scores: Sequence[float]) -> dict[str, float]:
+    def mean(values: list[float]) -> float:
+        return round(float(np.mean(values)), 4) if values else float("nan")
+    return {"all": mean(list(scores)),
+            "matched_kind": mean([s for q, s in zip(queries, scores, strict=True) if q.matched]),
+            "cross_kind": mean([s for q, s in zip(queries, scores, strict=True) if not q.matched])}
+
+
+def measure_density(store: Store, data: Synthetic, ids: np.ndarray,
+                    queries: Sequence[DensityQuery], k: int = 10
+                    ) -> tuple[dict[str, Any], list[tuple[int, ...]]]:
+    """The density check's kNN through its partial index vs an exact scan; recall@k.
+
+    Also checked in numpy, from the vectors the benchmark loaded: the exact scan's answer
+    (agreement with Postgres) and how many of the 100 nearest facts, unfiltered, pass the
+    density filter (what a shared index would have left after filtering).
+    """
+    for q in queries[:5]:  # warm the kind indexes and the plan path
+        _diag(store, "density_probe", q.kind, q.vector, k)
+    hnsw_times, exact_times, scores, agreement, pass_rates = [], [], [], [], []
+    exact_ids: list[tuple[int, ...]] = []
+    row_of = {int(fact_id): row for row, fact_id in enumerate(ids)}
+    for q in queries:
+        hnsw = _diag(store, "density_probe", q.kind, q.vector, k)
+        exact = _diag(store, "density_probe", q.kind, q.vector, k, exact=True)
+        hnsw_times.append(hnsw.seconds)
+        exact_times.append(exact.seconds)
+        scores.append(recall_at(hnsw.ids, exact.ids))
+        exact_ids.append(exact.ids)
+        similarity = data.vectors @ q.vector
+        eligible = (data.kinds == KINDS.index(q.kind)) & data.live
+        truth = np.flatnonzero(eligible)[np.argsort(-similarity[eligible])[:k]]
+        agreement.append(recall_at([row_of[i] for i in exact.ids], truth.tolist()))
+        nearest = np.argsort(-similarity)[:100]
+        pass_rates.append(float(eligible[nearest].mean()))
+    return {
+        "queries": len(queries), "k": k, "ef_search": store.settings.ef_search,
+        "hnsw_ms": summary(hnsw_times), "exact_ms": summary(exact_times),
+        "recall_at_k": split_recall(queries, scores),
+        "exact_vs_numpy_agreement": round(float(np.mean(agreement)), 4),
+        "filter_pass_rate_top100": split_recall(queries, pass_rates),
+    }, exact_ids
+
+
+def measure_plans(store: Store, query: DensityQuery, vector: np.ndarray) -> dict[str, Any]:
+    """Which index each production kNN rides (EXPLAIN ANALYZE of the real query)."""
+    plans = {
+        "density_hnsw": _diag(store, "explain_density", query.kind, query.vector),
+        "density_exact": _diag(store, "explain_density", query.kind, query.vector, exact=True),
+        "recall": _diag(store, "explain_recall", vector),
+    }
+    return {name: {"indexes": list(p.indexes), "execution_ms": round(p.execution_ms, 3),
+                   "plan": p.text} for name, p in plans.items()}
+
+
+def measure_shared_index(store: Store, queries: Sequence[DensityQuery],
+                         exact_ids: Sequence[tuple[int, ...]], k: int = 10) -> dict[str, Any]:
+    """The same probes through one temporary shared HNSW index (rolled back afterwards)."""
+    probe = _diag(store, "shared_index_probe", [(q.kind, q.vector) for q in queries], k)
+    modes = {}
+    for mode, answers in probe.results.items():
+        scores = [recall_at(a.ids, truth) for a, truth in zip(answers, exact_ids, strict=True)]
+        modes[mode] = {
+            "recall_at_k": split_recall(queries, scores),
+            "latency_ms": summary([a.seconds for a in answers]),
+            "short_answers": sum(len(a.ids) < k for a in answers),
+        }
+    return {"build_s": round(probe.build_seconds, 1), "indexes": list(probe.plan.indexes),
+            "plan": probe.plan.text, "modes": modes}
+
+
+def measure_insert_cost(store: Store, base: np.ndarray, prefill: int, count: int,
+                        rng: np.random.Generator) -> dict[str, Any]:
+    """One HNSW insert, on a scratch index the size of one kind's partial index."""
+    vectors = unit_variants(base[rng.integers(0, len(base), size=count)], rng, 0.82, 0.97)
+    cost = _diag(store, "hnsw_insert_cost", vectors, prefill)
+    return {"prefill": cost.prefill, "inserts": cost.inserts,
+            "plain_insert_ms": round(1000 * cost.plain_median_s, 3),
+            "indexed_insert_ms": round(1000 * cost.indexed_median_s, 3),
+            "hnsw_insert_ms": round(1000 * cost.hnsw_insert_s, 3),
+            "scratch_build_s": round(cost.build_seconds, 2)}
+
+
+# -- running it ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Plan:
+    """How much work each phase does (full or --quick)."""
+
+    sizes: tuple[int, ...]
+    captures: int
+    captures_at_size: int
+    recall_queries: int
+    density_queries: int
+    insert_probes: int
+    load_batch: int = 6000  # a multiple of 3, so a synthetic document never spans two batches
+
+
+def plan_for(args: argparse.Namespace) -> Plan:
+    if args.quick:
+        plan = Plan((2000, 10000), captures=100, captures_at_size=40, recall_queries=40,
+                    density_queries=60, insert_probes=60)
+    else:
+        plan = Plan((10000, 100000), captures=300, captures_at_size=100, recall_queries=100,
+                    density_queries=200, insert_probes=200)
+    if args.sizes:
+        sizes = tuple(int(s.replace("_", "")) for s in args.sizes.split(",") if s.strip())
+        if not sizes or min(sizes) < 100:
+            raise SystemExit("--sizes needs comma-separated sizes of at least 100 facts")
+        plan = Plan(sizes, plan.captures, plan.captures_at_size, plan.recall_queries,
+                    plan.density_queries, plan.insert_probes)
+    return plan
+
+
+def run_size(bench: Bench, plan: Plan, size: int, sentences: list[tuple[Kind, str]],
+             base: np.ndarray, largest: bool) -> dict[str, Any]:
+    """Every read-path measurement at one store size, in its own throwaway database."""
+    rng = np.random.default_rng(bench.seed + 7 * size)
+    out: dict[str, Any] = {}
+    with bench.store(f"n{size}") as (store, embedder, extractor):
+        data = synthetic_facts(size, sentences, base, bench.seed)
+        say(f"size {size:,}: loading with import_facts")
+        ids, out["load"] = load(store, data, plan.load_batch)
+        queries = density_queries(sentences, base, plan.density_queries, rng)
+        out["plans"] = measure_plans(store, queries[0], queries[1].vector)
+        say(f"size {size:,}: recall x{plan.recall_queries}")
+        out["recall"] = measure_recall(store, embedder, base, plan.recall_queries, rng)
+        say(f"size {size:,}: density check x{len(queries)} (HNSW and exact)")
+        out["density"], exact_ids = measure_density(store, data, ids, queries)
+        per_kind = int(data.retrievable.sum()) // len(KINDS)
+        say(f"size {size:,}: HNSW insert cost (scratch index of {per_kind:,})")
+        out["hnsw_insert"] = measure_insert_cost(store, base, per_kind, plan.insert_probes, rng)
+        if largest:
+            say(f"size {size:,}: shared unfiltered HNSW index (temporary, rolled back)")
+            out["shared_index"] = measure_shared_index(store, queries, exact_ids)
+        say(f"size {size:,}: remember x{plan.captures_at_size} on top")
+        captures = make_captures(plan.captures_at_size, bench.seed + size)
+        out["remember"] = measure_remember(store, embedder, extractor, captures)
+        shape = store.describe()
+        out["facts_by_kind"] = {kind: sum(v.values())
+                                for kind, v in shape.facts_by_kind_verdict.items()}
+        out["documents"] = shape.documents
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="sizes 2k and 10k, fewer captures and queries (a few minutes)")
+    parser.add_argument("--sizes", help="comma-separated store sizes, e.g. 10000,100000")
+    parser.add_argument("--home", help="FACTSTORE_HOME for the benchmark's embedded server "
+                                       "and the vector cache (default .factstore/bench)")
+    parser.add_argument("--keep", action="store_true", help="keep the throwaway databases")
+    parser.add_argument("--out", help=f"where to write the JSON results (default {RESULTS.name}"
+                                      f", or {QUICK_RESULTS.name} with --quick, so a quick run "
+                                      "never overwrites the full run's figures)")
+    args = parser.parse_args(argv)
+    plan = plan_for(args)
+    started = time.perf_counter()
+    home = server.factstore_home(args.home or ROOT / ".factstore" / "bench")
+    say(f"embedded Postgres under {home}")
+    bench = Bench(server.embedded_admin_dsn(home), home, LocalEmbedder(), args.keep, args.quick)
+    load_start = os.getloadavg()
+    bench.embedder.embed(["load the model before anything is timed"])
+    results: dict[str, Any] = {
+        "benchmark": "evals/perf/bench_store.py",
+        "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+        "command": " ".join([".venv/bin/python", "evals/perf/bench_store.py", *sys.argv[1:]]),
+        "quick": args.quick, "sizes": list(plan.sizes),
+    }
+    say("query embedding latency")
+    results["query_embedding_ms"] = measure_query_embedding(bench.embedder, 50)
+    say(f"remember x{plan.captures} on an empty store")
+    with bench.store("remember") as (store, embedder, extractor):
+        captures = make_captures(plan.captures, bench.seed)
+        results["remember_empty"] = measure_remember(store, embedder, extractor, captures)
+        shape = store.describe()
+        results["machine"] = {
+            "cpus": os.cpu_count(), "platform": platform.platform(),
+            "python": platform.python_version(), "postgres": shape.server_version,
+            "pgvector": shape.pgvector_version, "embedder": shape.embedder,
+            "embedding_dim": shape.embedding_dim, "extractor": shape.extractor,
+            "settings": {k: shape.settings[k] for k in
+                         ("density_threshold", "density_k", "ef_search", "recall_k")},
+        }
+    sentences, base, rate = base_corpus(bench)
+    results["base_corpus"] = {"sentences": len(sentences),
+                              "batch_embed_sentences_per_s": rate and round(rate, 1)}
+    results["by_size"] = {}
+    for size in plan.sizes:
+        results["by_size"][str(size)] = run_size(bench, plan, size, sentences, base,
+                                                 largest=size == max(plan.sizes))
+    results["machine"]["loadavg_start"] = [round(x, 2) for x in load_start]
+    results["machine"]["loadavg_end"] = [round(x, 2) for x in os.getloadavg()]
+    results["elapsed_s"] = round(time.perf_counter() - started, 1)
+    out = Path(args.out) if args.out else QUICK_RESULTS if args.quick else RESULTS
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=2) + "\n")
+    print(render(results))
+    say(f"wrote {out} ({results['elapsed_s']:.0f} s)")
+    return 0
+
+
+def render(results: dict[str, Any]) -> str:
+    """The human-readable table (stdout)."""
+    m = results["machine"]
+    rem = results["remember_empty"]
+    lines = [
+        f"factstore store benchmark, {results['date']}: {m['cpus']} cores, Postgres "
+        f"{m['postgres']}, pgvector {m['pgvector']}, {m['embedder']} ({m['embedding_dim']}-d), "
+        f"extractor {m['extractor']}, ef_search {m['settings']['ef_search']}",
+        f"load average {m['loadavg_start']} -> {m['loadavg_end']}; "
+        f"total {results['elapsed_s']:.0f} s",
+        "",
+        f"a. remember() on an empty store: {rem['captures']} captures, {rem['facts']} facts",
+        f"   {rem['captures_per_s']:.1f} captures/s, {rem['facts_per_s']:.1f} facts/s; "
+        f"per capture median {_ms(rem['remember_ms'])}",
+        f"   embedding {100 * rem['embed_share']:.0f}% of wall time, extraction "
+        f"{100 * rem['extract_share']:.1f}%; one query embedding "
+        f"{_ms(results['query_embedding_ms'])}",
+        f"b. per fact, remember minus embedding: {_ms(rem['write_ms_per_fact'])} "
+        f"(database stage alone {_ms(rem['db_ms_per_fact'])})",
+        "",
+    ]
+    header = (f"{'facts':>8} | {'load f/s':>8} | {'recall ms':>13} | {'density HNSW':>13} | "
+              f"{'density exact':>13} | {'recall@10':>20} | {'HNSW ins':>8} | "
+              f"{'remember':>13} | {'write/fact':>13}")
+    lines += ["c/d. by store size (median / p90 ms; recall@10 all (matched, cross-kind))",
+              header, "-" * len(header)]
+    for size, r in results["by_size"].items():
+        rc = r["density"]["recall_at_k"]
+        lines.append(
+            f"{int(size):>8,} | {r['load']['facts_per_s']:>8,.0f} | "
+            f"{_pair(r['recall']['latency_ms']):>13} | {_pair(r['density']['hnsw_ms']):>13} | "
+            f"{_pair(r['density']['exact_ms']):>13} | "
+            f"{rc['all']:.3f} ({rc['matched_kind']:.3f}, {rc['cross_kind']:.3f}) | "
+            f"{r['hnsw_insert']['hnsw_insert_ms']:>6.2f}ms | {_pair(r['remember']['remember_ms']):>13} | "
+            f"{_pair(r['remember']['write_ms_per_fact']):>13}")
+    for size, r in results["by_size"].items():
+        shared = r.get("shared_index")
+        if not shared:
+            continue
+        lines += ["", f"d. the rejected design at {int(size):,} facts: one shared unfiltered "
+                      f"HNSW index (built in {shared['build_s']:.0f} s, rolled back; plan uses "
+                      f"{', '.join(shared['indexes']) or '?'})"]
+        partial = r["density"]
+        lines.append(f"   {'index':<32} | {'recall@10 all':>13} | {'matched':>7} | "
+                     f"{'cross':>7} | {'latency ms':>13} | short answers")
+        lines.append(f"   {'partial per-kind (schema)':<32} | "
+                     f"{partial['recall_at_k']['all']:>13.3f} | "
+                     f"{partial['recall_at_k']['matched_kind']:>7.3f} | "
+                     f"{partial['recall_at_k']['cross_kind']:>7.3f} | "
+                     f"{_pair(partial['hnsw_ms']):>13} |")
+        for mode, s in shared["modes"].items():
+            lines.append(f"   {'shared, iterative ' + mode:<32} | {s['recall_at_k']['all']:>13.3f} | "
+                         f"{s['recall_at_k']['matched_kind']:>7.3f} | "
+                         f"{s['recall_at_k']['cross_kind']:>7.3f} | "
+                         f"{_pair(s['latency_ms']):>13} | {s['short_answers']}")
+    return "\n".join(lines)
+
+
+def _ms(s: dict[str, float | int]) -> str:
+    return f"{s['median']:.2f} ms (p90 {s['p90']:.2f})"
+
+
+def _pair(s: dict[str, float | int]) -> str:
+    return f"{s['median']:.2f} / {s['p90']:.2f}"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

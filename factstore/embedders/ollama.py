@@ -1,0 +1,139 @@
+"""An embedder backed by an Ollama server (``/api/embed``), via the official ``ollama`` client.
+
+The ``ollama`` package (and its pydantic/httpx stack) is imported when an OllamaEmbedder is
+constructed, not when this module is imported, so ``import factstore.embedders`` stays cheap.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from factstore.embedders.base import normalise_rows
+from factstore.errors import EmbedderError, InvalidInput
+
+DEFAULT_HOST = "http://127.0.0.1:11434"
+
+
+def resolve_host(host: str | None) -> str:
+    """The host to talk to: the argument, else $OLLAMA_HOST, else the local default."""
+    return host or os.environ.get("OLLAMA_HOST") or DEFAULT_HOST
+
+
+class OllamaEmbedder:
+    """Embeds through an Ollama server. ``dim`` is declared, not discovered, so the store can
+    check it without a network call; every answer is checked against it."""
+
+    def __init__(
+        self,
+        model: str = "nomic-embed-text",
+        dim: int = 768,
+        host: str | None = None,
+        timeout: float = 30,
+        batch_size: int = 64,
+    ) -> None:
+        if not isinstance(model, str) or not model.strip():
+            raise InvalidInput(f"model must be a non-empty Ollama model name, got {model!r}")
+        if not isinstance(dim, int) or isinstance(dim, bool) or dim < 1:
+            raise InvalidInput(f"dim must be a positive integer, got {dim!r}")
+        if batch_size < 1:
+            raise InvalidInput(f"batch_size must be a positive integer, got {batch_size!r}")
+        import ollama
+
+        self.model = model.strip()
+        self.dim = dim
+        self.name = f"ollama/{self.model}"
+        self.host = resolve_host(host)
+        self.timeout = timeout
+        self.batch_size = batch_size
+        self._client = ollama.Client(host=self.host, timeout=timeout)
+
+    def __repr__(self) -> str:
+        return f"OllamaEmbedder(model={self.model!r}, dim={self.dim}, host={self.host!r})"
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Return an (n, dim) float32 array of L2-normalised vectors, one row per text."""
+        if isinstance(texts, str):
+            # A bare string is a sequence of characters; embedding each letter is never meant.
+            raise InvalidInput("embed() takes a sequence of strings, not a single string")
+        items = list(texts)
+        for i, text in enumerate(items):
+            if not isinstance(text, str):
+                raise InvalidInput(f"embed() texts[{i}] is {type(text).__name__}, not str")
+        if not items:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        rows: list[Sequence[float]] = []
+        for start in range(0, len(items), self.batch_size):
+            batch = items[start : start + self.batch_size]
+            rows.extend(self._embed_batch(batch))
+        matrix = np.asarray(rows, dtype=np.float32)
+        if not np.isfinite(matrix).all():
+            raise EmbedderError(
+                f"Ollama model {self.model!r} at {self.host} returned NaN or infinite values; "
+                "the model or server is misbehaving"
+            )
+        return normalise_rows(matrix)
+
+    def _embed_batch(self, batch: list[str]) -> list[Sequence[float]]:
+        import httpx
+        import ollama
+
+        try:
+            response = self._client.embed(model=self.model, input=batch)
+        except ollama.ResponseError as exc:
+            raise EmbedderError(self._response_error_message(exc)) from exc
+        except ConnectionError as exc:
+            # The client turns httpx.ConnectError into a bare ConnectionError.
+            raise EmbedderError(
+                f"cannot reach Ollama at {self.host}: {exc}; start it with `ollama serve`, "
+                "or point OLLAMA_HOST (or host=...) at a running server"
+            ) from exc
+        except httpx.TimeoutException as exc:
+            raise EmbedderError(
+                f"Ollama at {self.host} did not answer within {self.timeout}s embedding "
+                f"{len(batch)} text(s) with {self.model!r}; raise timeout=... or use a smaller "
+                "batch_size"
+            ) from exc
+        except httpx.TransportError as exc:
+            # The client only wraps ConnectError; other transport failures arrive raw.
+            raise EmbedderError(
+                f"talking to Ollama at {self.host} failed: {exc}; check the server is healthy"
+            ) from exc
+        except Exception as exc:  # a malformed answer fails pydantic validation in the client
+            raise EmbedderError(
+                f"Ollama at {self.host} sent an answer for {self.model!r} that is not an "
+                f"embedding response: {exc}"
+            ) from exc
+        return self._check(batch, response)
+
+    def _response_error_message(self, exc: Any) -> str:
+        error = str(getattr(exc, "error", exc))
+        status = getattr(exc, "status_code", -1)
+        if status == 404 or "not found" in error.lower():
+            advice = f"pull the model with `ollama pull {self.model}`"
+        elif "does not support" in error.lower():
+            advice = "use an embedding model such as nomic-embed-text"
+        else:
+            advice = "check the model name and the server log"
+        return f"Ollama at {self.host} refused to embed with {self.model!r} ({status}): {error}; {advice}"
+
+    def _check(self, batch: list[str], response: Any) -> list[Sequence[float]]:
+        """Refuse an answer whose count or width does not match, rather than store bad vectors."""
+        vectors = list(getattr(response, "embeddings", None) or [])
+        if len(vectors) != len(batch):
+            raise EmbedderError(
+                f"Ollama model {self.model!r} at {self.host} returned {len(vectors)} vector(s) "
+                f"for {len(batch)} input(s); make sure it is an embedding model "
+                f"(e.g. `ollama pull nomic-embed-text`) and the server is up to date"
+            )
+        for vector in vectors:
+            if len(vector) != self.dim:
+                raise EmbedderError(
+                    f"Ollama model {self.model!r} returned a {len(vector)}-dimensional vector "
+                    f"but this embedder was declared with dim={self.dim}; pass dim={len(vector)} "
+                    "matching the model (a store built with another dimension will refuse it)"
+                )
+        return vectors

@@ -1,0 +1,299 @@
+"""An extractor that asks a local LLM served by Ollama for typed facts, as schema-constrained JSON.
+
+The call and the parse are separate on purpose: ``raw_call`` returns the model's raw answer
+(a replay/cassette layer can record and substitute it), and ``parse_extraction`` is a pure
+function from that answer to facts, so it can be tested and replayed without a server.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from factstore.embedders.ollama import resolve_host
+from factstore.errors import ExtractorError, InvalidInput
+from factstore.extractors.base import ExtractedFact, ExtractionContext
+from factstore.kinds import KIND_COLUMNS, PER_KIND_COLUMNS, STATUS_DETAILS, Kind
+
+PROMPT_RESOURCE = "prompts/extract.txt"
+
+_NULLABLE_STRING: dict[str, Any] = {"type": ["string", "null"]}
+
+#: The JSON schema sent to Ollama as ``format``: constrained decoding makes the model answer
+#: in exactly this shape (the parser still checks, since not every server enforces it).
+EXTRACTION_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "facts": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "statement": {"type": "string"},
+                    "kind": {"type": "string", "enum": [k.value for k in Kind]},
+                    "quote": {"type": "string"},
+                    "topics": {"type": "array", "items": {"type": "string"}},
+                    **{column: dict(_NULLABLE_STRING) for column in PER_KIND_COLUMNS},
+                    "supersedes": {"type": "boolean"},
+                },
+                "required": ["statement", "kind", "quote"],
+            },
+        }
+    },
+    "required": ["facts"],
+}
+
+_PLACEHOLDER = re.compile(r"\{(text|said_at|source_type)\}")
+_FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n(.*)\n\s*```\s*$", re.DOTALL)
+_TRUE = {"true", "yes", "1"}
+
+
+@lru_cache(maxsize=1)
+def load_prompt_template() -> str:
+    """The extraction prompt template shipped with the package (prompts/extract.txt)."""
+    return resources.files("factstore.extractors").joinpath(PROMPT_RESOURCE).read_text("utf-8")
+
+
+def render_prompt(template: str, text: str, context: ExtractionContext) -> str:
+    """Fill {text}, {said_at} and {source_type} in one pass.
+
+    One regex pass (not str.format) because the template holds literal JSON braces, and so a
+    capture that itself contains "{said_at}" is never substituted into.
+    """
+    values = {
+        "text": text,
+        "said_at": context.said_at.isoformat() if context.said_at else "unknown",
+        "source_type": context.source_type or "unknown",
+    }
+    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
+
+
+def _preview(content: object) -> str:
+    return repr(str(content)[:200])
+
+
+def _clean_string(value: object) -> str | None:
+    """A stripped non-empty string, a number rendered as text, or None for anything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return str(value)
+    if isinstance(value, str):
+        value = value.strip()
+        return value or None
+    return None
+
+
+def _clean_topics(value: object) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        return ()
+    seen: dict[str, None] = {}
+    for topic in value:
+        if isinstance(topic, str) and topic.strip():
+            seen.setdefault(topic.strip(), None)
+    return tuple(seen)
+
+
+def _clean_bool(value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in _TRUE:
+        return True
+    return False
+
+
+def _parse_item(item: dict[str, Any]) -> ExtractedFact | str:
+    """An ExtractedFact, or the reason this item is rejected."""
+    for required in ("statement", "kind", "quote"):
+        value = item.get(required)
+        if not isinstance(value, str) or not value.strip():
+            return f"missing or empty required field {required!r}"
+    kind_name = item["kind"].strip().upper()
+    if kind_name not in Kind.__members__:
+        return f"unknown kind {item['kind']!r}; expected one of {', '.join(k.value for k in Kind)}"
+    kind = Kind[kind_name]
+
+    owned = KIND_COLUMNS[kind]
+    columns: dict[str, str | None] = {}
+    # Per-kind columns a kind does not own are dropped, not fatal: a model that fills scope on
+    # a RULE has still found a real rule. The drop is recorded so an audit can see it.
+    dropped: list[str] = []
+    for column in PER_KIND_COLUMNS:
+        raw = item.get(column)
+        value = _clean_string(raw)
+        if value is None:
+            # null / blank is "not stated"; anything else (a list, an object) is unusable.
+            if raw is not None and not (isinstance(raw, str) and not raw.strip()):
+                dropped.append(column)
+            continue
+        if column not in owned:
+            dropped.append(column)
+            continue
+        if column == "status_detail":
+            value = value.lower()
+            if value not in STATUS_DETAILS:
+                dropped.append(column)
+                continue
+        columns[column] = value
+
+    meta: dict[str, object] = {}
+    if dropped:
+        meta["dropped_fields"] = dropped
+    # Only outer whitespace is trimmed from the quote: a trimmed verbatim span is still verbatim,
+    # and anchor hygiene checks it against the source later.
+    return ExtractedFact(
+        statement=item["statement"].strip(),
+        kind=kind.value,
+        quote=item["quote"].strip(),
+        topics=_clean_topics(item.get("topics")),
+        supersedes=_clean_bool(item.get("supersedes", False)),
+        meta=meta,
+        **columns,
+    )
+
+
+def parse_extraction(content: str) -> tuple[list[ExtractedFact], list[tuple[dict, str]]]:
+    """Parse a model answer into (facts, rejected items with reasons).
+
+    Raises ExtractorError when the answer as a whole is unusable (not JSON, or not an object
+    with a "facts" list); a bad individual item is skipped and reported, not fatal.
+    """
+    if not isinstance(content, str):
+        raise ExtractorError(
+            f"extractor answer must be a string, got {type(content).__name__}: {_preview(content)}"
+        )
+    body = content.strip()
+    # Schema-constrained output is bare JSON, but a server that ignores `format` may fence it.
+    fenced = _FENCE.match(body)
+    if fenced:
+        body = fenced.group(1)
+    try:
+        data = json.loads(body)
+    except json.JSONDecodeError as exc:
+        raise ExtractorError(
+            f"the model's answer is not JSON ({exc.msg} at char {exc.pos}); "
+            f"it began: {_preview(content)}"
+        ) from exc
+    if not isinstance(data, dict) or not isinstance(data.get("facts"), list):
+        raise ExtractorError(
+            'the model\'s answer is JSON but not an object with a "facts" list; '
+            f"it began: {_preview(content)}"
+        )
+
+    facts: list[ExtractedFact] = []
+    rejected: list[tuple[dict, str]] = []
+    for index, item in enumerate(data["facts"]):
+        if not isinstance(item, dict):
+            rejected.append(
+                ({"item": item}, f"facts[{index}] is {type(item).__name__}, not an object")
+            )
+            continue
+        parsed = _parse_item(item)
+        if isinstance(parsed, str):
+            rejected.append((item, parsed))
+        else:
+            facts.append(parsed)
+    return facts, rejected
+
+
+class OllamaExtractor:
+    """Extracts facts with a chat model on an Ollama server, decoding against EXTRACTION_SCHEMA.
+
+    ``last_rejected`` holds the items the most recent ``extract`` call skipped, with reasons
+    (it is per instance and overwritten on each call, so share an instance across threads
+    only if you do not read it).
+    """
+
+    def __init__(
+        self,
+        model: str = "llama3.1:8b",
+        host: str | None = None,
+        timeout: float = 120,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        if not isinstance(model, str) or not model.strip():
+            raise InvalidInput(f"model must be a non-empty Ollama model name, got {model!r}")
+        # Imported here so importing factstore.extractors does not pull in pydantic/httpx.
+        import ollama
+
+        self.model = model.strip()
+        self.name = f"ollama/{self.model}"
+        self.host = resolve_host(host)
+        self.timeout = timeout
+        # temperature 0 (and a fixed seed) so the same capture yields the same facts; callers
+        # may still override either, e.g. for sampling experiments.
+        self.options: dict[str, Any] = {"temperature": 0, "seed": 0, **(options or {})}
+        self.last_rejected: list[tuple[dict, str]] = []
+        self._client = ollama.Client(host=self.host, timeout=timeout)
+
+    def __repr__(self) -> str:
+        return f"OllamaExtractor(model={self.model!r}, host={self.host!r})"
+
+    def prompt_for(self, text: str, context: ExtractionContext) -> str:
+        """The exact prompt sent for this capture."""
+        return render_prompt(load_prompt_template(), text, context)
+
+    def raw_call(self, text: str, context: ExtractionContext) -> str:
+        """Ask the model and return its raw answer (message content), unparsed."""
+        import httpx
+        import ollama
+
+        try:
+            response = self._client.chat(
+                model=self.model,
+                messages=[{"role": "user", "content": self.prompt_for(text, context)}],
+                format=EXTRACTION_SCHEMA,
+                options=self.options,
+                stream=False,
+            )
+        except ollama.ResponseError as exc:
+            status = getattr(exc, "status_code", -1)
+            error = str(getattr(exc, "error", exc))
+            if status == 404 or "not found" in error.lower():
+                advice = f"pull the model with `ollama pull {self.model}`"
+            else:
+                advice = "check the model name and the server log"
+            raise ExtractorError(
+                f"Ollama at {self.host} refused to chat with {self.model!r} ({status}): "
+                f"{error}; {advice}"
+            ) from exc
+        except ConnectionError as exc:
+            # The client turns httpx.ConnectError into a bare ConnectionError.
+            raise ExtractorError(
+                f"cannot reach Ollama at {self.host}: {exc}; start it with `ollama serve`, "
+                "or point OLLAMA_HOST (or host=...) at a running server"
+            ) from exc
+        except httpx.TimeoutException as exc:
+            raise ExtractorError(
+                f"Ollama at {self.host} did not answer within {self.timeout}s with "
+                f"{self.model!r}; raise timeout=..., use a smaller model, or shorten the capture"
+            ) from exc
+        except httpx.TransportError as exc:
+            raise ExtractorError(
+                f"talking to Ollama at {self.host} failed: {exc}; check the server is healthy"
+            ) from exc
+        except Exception as exc:  # a malformed answer fails pydantic validation in the client
+            raise ExtractorError(
+                f"Ollama at {self.host} sent an answer for {self.model!r} that is not a chat "
+                f"response: {exc}"
+            ) from exc
+        content = response.message.content
+        return content if content is not None else ""
+
+    def extract(self, text: str, context: ExtractionContext | None = None) -> list[ExtractedFact]:
+        """Return the facts the model finds; skipped items are left in ``last_rejected``."""
+        if not isinstance(text, str):
+            raise InvalidInput(f"extract() text must be a string, got {type(text).__name__}")
+        context = context if context is not None else ExtractionContext()
+        self.last_rejected = []
+        if not text.strip():
+            # Nothing to assert; do not spend a model call on it.
+            return []
+        facts, rejected = parse_extraction(self.raw_call(text, context))
+        self.last_rejected = rejected
+        return facts

@@ -1,0 +1,322 @@
+"""Measurements no ordinary tool needs: exact-vs-HNSW density probes, plans, insert costs.
+
+These exist for the benchmark (evals/perf/bench_store.py) and for anyone checking that the
+schema's partial per-kind HNSW indexes do what docs/performance.md says. Every function takes
+a cursor inside the caller's transaction (a Store method wraps each in ``Store._tx()``) and a
+``settings`` keyword, so the Store wrapper is a one-liner.
+
+Two rules keep them honest and harmless:
+
+* The kNN under test is always the production query. Density probes call
+  ``remember.density_check`` itself, and plans are taken of exactly the SQL it (or recall)
+  sends, so a change to the write path's query changes what is measured.
+* Anything that changes the schema or session (a scratch table, a temporary shared index,
+  dropped indexes, ``SET LOCAL enable_indexscan``) happens inside a savepoint that is
+  always rolled back, so the store is left exactly as it was, even if the caller commits.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from psycopg import sql
+
+from factstore.kinds import Kind, parse_kind
+from factstore.settings import Settings
+from factstore.store import recall as recall_sql
+from factstore.store import remember as remember_sql
+
+#: The iterative-scan modes pgvector offers; 'off' is its default, 'relaxed_order' is what the
+#: write path sets for the density check.
+ITERATIVE_MODES: tuple[str, ...] = ("off", "relaxed_order", "strict_order")
+
+
+@dataclass(frozen=True)
+class Neighbours:
+    """One kNN answer: ids nearest first, their cosine similarities, and the call's time."""
+
+    ids: tuple[int, ...]
+    similarities: tuple[float, ...]
+    #: wall time of the query alone (execute + fetch), in seconds
+    seconds: float
+
+
+@dataclass(frozen=True)
+class QueryPlan:
+    """An EXPLAIN ANALYZE of one production query."""
+
+    #: every index the plan scans, in plan order (e.g. 'facts_hnsw_decision')
+    indexes: tuple[str, ...]
+    #: the server's own execution time for the query, in milliseconds
+    execution_ms: float
+    #: the plan as indented text, for reading
+    text: str
+
+
+@dataclass(frozen=True)
+class InsertCost:
+    """What one HNSW insert costs, measured on scratch twins of the vector column."""
+
+    #: rows already in the scratch index when the timed inserts began
+    prefill: int
+    #: how many single-row inserts were timed in each table
+    inserts: int
+    #: median time of one single-row INSERT into a table with no vector index, seconds
+    plain_median_s: float
+    #: median time of one single-row INSERT into the same table with an HNSW index, seconds
+    indexed_median_s: float
+    #: the difference: the HNSW insert alone, seconds
+    hnsw_insert_s: float
+    #: time to bulk-build the prefilled scratch index, seconds
+    build_seconds: float
+
+
+@dataclass(frozen=True)
+class SharedIndexProbe:
+    """The density query answered through ONE unfiltered HNSW index over every fact."""
+
+    #: time to build the temporary shared index, seconds
+    build_seconds: float
+    #: plan of one probe query, showing the shared index is the one scanned
+    plan: QueryPlan
+    #: per iterative-scan mode, one Neighbours per query, in query order
+    results: dict[str, list[Neighbours]]
+
+
+# -- density probes ---------------------------------------------------------------------------
+
+def density_neighbours(cur: Any, kind: str | Kind, vector: Any, k: int = 10, *,
+                       exact: bool = False, settings: Settings) -> Neighbours:
+    """The density check's k nearest same-kind live facts, via its index or an exact scan.
+
+    Runs ``remember.density_check`` with the write path's kNN tuning, the threshold at 0
+    (every neighbour is returned, not only near-duplicates) and ``density_k = k``. With
+    ``exact`` the index scan is disabled, so Postgres computes every distance in the kind:
+    the ground truth for recall@k.
+    """
+    probe_settings = _probe_settings(settings, k)
+    with _rolled_back(cur):
+        remember_sql._tune_knn(cur, probe_settings)  # exactly what write_capture sets
+        if exact:
+            cur.execute("SET LOCAL enable_indexscan = off")
+        return _timed_density(cur, parse_kind(kind), _as_vector(vector), probe_settings)
+
+
+def explain_density(cur: Any, kind: str | Kind, vector: Any, k: int | None = None, *,
+                    exact: bool = False, settings: Settings) -> QueryPlan:
+    """EXPLAIN ANALYZE of the density check's own query (to show which index it rides)."""
+    probe_settings = _probe_settings(settings, k or settings.density_k)
+    with _rolled_back(cur):
+        remember_sql._tune_knn(cur, probe_settings)
+        if exact:
+            cur.execute("SET LOCAL enable_indexscan = off")
+        explaining = _ExplainingCursor(cur)
+        remember_sql.density_check(explaining, parse_kind(kind), _as_vector(vector), [],
+                                   probe_settings)
+        return explaining.plan()
+
+
+def explain_recall(cur: Any, vector: Any, k: int | None = None, *,
+                   settings: Settings) -> QueryPlan:
+    """EXPLAIN ANALYZE of recall's fact kNN (the union of one kNN per kind)."""
+    k = k or settings.recall_k
+    with _rolled_back(cur):
+        # The same ef_search recall sets; the query object is recall's own.
+        cur.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(
+            sql.Literal(max(settings.ef_search, k))))
+        explaining = _ExplainingCursor(cur)
+        explaining.execute(recall_sql._FACT_KNN, {"q": _as_vector(vector), "k": k})
+        return explaining.plan()
+
+
+# -- what one HNSW insert costs ---------------------------------------------------------------
+
+def hnsw_insert_cost(cur: Any, vectors: Any, prefill: int, *, settings: Settings) -> InsertCost:
+    """Time single-row inserts into two scratch tables, with and without an HNSW index.
+
+    Both tables get ``prefill`` embeddings copied from ``facts`` first (an HNSW insert costs
+    more as the graph grows, so the prefill should match the index the real insert lands in,
+    e.g. one kind's partial index). Inserts alternate between the twins so drift in the
+    machine's load hits both alike; the difference of the medians is the HNSW insert alone.
+    Everything is rolled back.
+    """
+    # settings is unused: the scratch index takes pgvector's defaults (m, ef_construction),
+    # exactly as the schema's indexes do. It is accepted so every probe has one signature.
+    rows = np.asarray(vectors, dtype=np.float32)
+    if rows.ndim != 2 or len(rows) == 0:
+        raise ValueError("hnsw_insert_cost needs a non-empty (n, dim) array of vectors")
+    column = sql.SQL("vector({})").format(sql.Literal(int(rows.shape[1])))
+    with _rolled_back(cur):
+        # Enough memory that the scratch build stays in memory, like a normal-sized index.
+        cur.execute("SET LOCAL maintenance_work_mem = '512MB'")
+        for table in ("diag_scratch_plain", "diag_scratch_hnsw"):
+            cur.execute(sql.SQL("CREATE TABLE {} (id bigint GENERATED ALWAYS AS IDENTITY, "
+                                "embedding {} NOT NULL)").format(sql.Identifier(table), column))
+            cur.execute(sql.SQL("INSERT INTO {} (embedding) SELECT embedding FROM facts "
+                                "ORDER BY id LIMIT %s").format(sql.Identifier(table)), (prefill,))
+        filled = _scalar(cur, "SELECT count(*) FROM diag_scratch_hnsw")
+        started = time.perf_counter()
+        cur.execute("CREATE INDEX diag_scratch_hnsw_idx ON diag_scratch_hnsw "
+                    "USING hnsw (embedding vector_cosine_ops)")
+        build = time.perf_counter() - started
+        plain: list[float] = []
+        indexed: list[float] = []
+        for row in rows:
+            for table, times in (("diag_scratch_plain", plain), ("diag_scratch_hnsw", indexed)):
+                query = sql.SQL("INSERT INTO {} (embedding) VALUES (%s)").format(
+                    sql.Identifier(table))
+                started = time.perf_counter()
+                cur.execute(query, (row,))
+                times.append(time.perf_counter() - started)
+    plain_median = float(np.median(plain))
+    indexed_median = float(np.median(indexed))
+    return InsertCost(int(filled), len(rows), plain_median, indexed_median,
+                      indexed_median - plain_median, build)
+
+
+# -- the contrast: one shared, unfiltered HNSW index ------------------------------------------
+
+def shared_index_probe(cur: Any, queries: Sequence[tuple[str | Kind, Any]], k: int = 10,
+                       modes: Sequence[str] = ("off", "relaxed_order"), *,
+                       settings: Settings) -> SharedIndexProbe:
+    """Answer density-check queries through one HNSW index over all facts, then roll it back.
+
+    This is the design the schema rejected: a single index over every row, with kind and
+    verdict applied as a filter after the graph search. Inside a savepoint it builds that
+    index, drops the seven partial ones (so the planner cannot prefer them), and runs the
+    density check's own query for each (kind, vector) under each iterative-scan ``mode``.
+    (The btree indexes on kind and verdict are dropped too, see below.)
+    The savepoint is rolled back: the store keeps its partial indexes and never sees the
+    shared one. The build takes an exclusive lock on ``facts`` for the duration.
+    """
+    unknown = [m for m in modes if m not in ITERATIVE_MODES]
+    if unknown:
+        raise ValueError(f"unknown iterative-scan mode(s) {unknown}; use {ITERATIVE_MODES}")
+    probe_settings = _probe_settings(settings, k)
+    prepared = [(parse_kind(kind), _as_vector(vector)) for kind, vector in queries]
+    with _rolled_back(cur):
+        cur.execute("SET LOCAL maintenance_work_mem = '2GB'")  # keep the graph in memory
+        started = time.perf_counter()
+        cur.execute("CREATE INDEX diag_facts_hnsw_shared ON facts "
+                    "USING hnsw (embedding vector_cosine_ops)")
+        build = time.perf_counter() - started
+        # Drop every index that could answer the kind/verdict filter (the seven partial HNSW
+        # indexes and the btree ones), and rule out scans that are not index scans: otherwise
+        # the planner answers exactly from a btree plus a sort and the shared HNSW index is
+        # never what is measured. The plan returned shows which index was used.
+        for name in filter_index_names(cur):
+            cur.execute(sql.SQL("DROP INDEX {}").format(sql.Identifier(name)))
+        cur.execute("SET LOCAL enable_seqscan = off")
+        cur.execute("SET LOCAL enable_bitmapscan = off")
+        results: dict[str, list[Neighbours]] = {}
+        plan: QueryPlan | None = None
+        for mode in modes:
+            with _rolled_back(cur):
+                remember_sql._tune_knn(cur, probe_settings)
+                cur.execute(sql.SQL("SET LOCAL hnsw.iterative_scan = {}").format(
+                    sql.Literal(mode)))
+                if plan is None and prepared:
+                    explaining = _ExplainingCursor(cur)
+                    remember_sql.density_check(explaining, *prepared[0], [], probe_settings)
+                    plan = explaining.plan()
+                results[mode] = [_timed_density(cur, kind, vector, probe_settings)
+                                 for kind, vector in prepared]
+    return SharedIndexProbe(build, plan or QueryPlan((), 0.0, ""), results)
+
+
+def filter_index_names(cur: Any) -> list[str]:
+    """Indexes on facts that mention kind or verdict, except those backing a constraint.
+
+    These are the seven partial HNSW indexes and the btree indexes a kind-and-verdict filter
+    can use; the temporary shared index (diag_*) is never among them.
+    """
+    cur.execute(
+        "SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+        "WHERE i.indrelid = 'facts'::regclass AND c.relname NOT LIKE 'diag\\_%' "
+        "AND pg_get_indexdef(i.indexrelid) ~ '\\m(kind|verdict)\\M' "
+        "AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid) "
+        "ORDER BY 1")
+    return [row["name"] for row in cur.fetchall()]
+
+
+# -- internals --------------------------------------------------------------------------------
+
+def _probe_settings(settings: Settings, k: int) -> Settings:
+    # Threshold 0: a probe wants the k nearest whatever their similarity, not just near-hits.
+    return settings.replace(density_k=k, density_threshold=0.0, density_shared_tag=False)
+
+
+def _timed_density(cur: Any, kind: Kind, vector: np.ndarray, settings: Settings) -> Neighbours:
+    started = time.perf_counter()
+    hits = remember_sql.density_check(cur, kind, vector, [], settings)
+    seconds = time.perf_counter() - started
+    return Neighbours(tuple(h.id for h in hits), tuple(h.similarity for h in hits), seconds)
+
+
+def _as_vector(vector: Any) -> np.ndarray:
+    return np.asarray(vector, dtype=np.float32).reshape(-1)
+
+
+def _scalar(cur: Any, query: str) -> Any:
+    cur.execute(query)
+    return next(iter(cur.fetchone().values()))
+
+
+@contextmanager
+def _rolled_back(cur: Any) -> Iterator[None]:
+    """A savepoint that is always rolled back: SET LOCALs, scratch tables and indexes vanish."""
+    with cur.connection.transaction(force_rollback=True):
+        yield
+
+
+class _ExplainingCursor:
+    """Stands in for a cursor: runs EXPLAIN ANALYZE of whatever query it is given.
+
+    Passing it to the production function (density_check) guarantees the plan is of the very
+    query that function sends, parameters included. It answers every fetch with no rows.
+    """
+
+    def __init__(self, cur: Any) -> None:
+        self._cur = cur
+        self._plans: list[dict[str, Any]] = []
+
+    def execute(self, query: Any, params: Any = None) -> None:
+        composable = sql.SQL(query) if isinstance(query, str) else query
+        self._cur.execute(sql.SQL("EXPLAIN (ANALYZE, FORMAT JSON) ") + composable, params)
+        document = next(iter(self._cur.fetchone().values()))
+        self._plans.append(document[0])
+
+    def fetchall(self) -> list[Any]:
+        return []
+
+    def fetchone(self) -> None:
+        return None
+
+    def plan(self) -> QueryPlan:
+        if not self._plans:
+            raise RuntimeError("the function under EXPLAIN sent no query")
+        top = self._plans[-1]
+        lines: list[str] = []
+        indexes: list[str] = []
+        _walk(top["Plan"], 0, lines, indexes)
+        return QueryPlan(tuple(indexes), float(top.get("Execution Time", 0.0)), "\n".join(lines))
+
+
+def _walk(node: dict[str, Any], depth: int, lines: list[str], indexes: list[str]) -> None:
+    """Flatten a JSON plan into readable lines, collecting the index names it scans."""
+    name = node.get("Index Name")
+    if name:
+        indexes.append(name)
+    detail = f" using {name}" if name else ""
+    relation = f" on {node['Relation Name']}" if node.get("Relation Name") else ""
+    rows = node.get("Actual Rows")
+    lines.append(f"{'  ' * depth}{node['Node Type']}{detail}{relation}"
+                 + (f" (rows={rows})" if rows is not None else ""))
+    for child in node.get("Plans", ()):
+        _walk(child, depth + 1, lines, indexes)
+

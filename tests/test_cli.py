@@ -1,0 +1,349 @@
+"""The ``factstore`` CLI against a real store database (no mocks).
+
+Commands run through typer's CliRunner with ``--dsn`` pointing at this test's database. The
+CLI's ``_store_factory`` hook is swapped for one that reuses the session's loaded embedder,
+so each invocation does not reload the model; everything else is the real open path.
+"""
+
+from __future__ import annotations
+
+import inspect
+import io
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+import typer
+from rich.console import Console
+from typer.testing import CliRunner, Result
+
+from factstore import cli
+from factstore.demo import CONTRADICTION, SEED_EXAMPLES, run_demo
+from factstore.extractors.rules import RuleExtractor
+from factstore.kinds import Kind
+from factstore.store import Store, server
+from factstore.store.core import TOOLS
+
+#: Store tool -> the CLI command path that exposes it. The kept-in-step test below fails when
+#: Store grows a tool (in TOOLS or a registry_* method) that has no entry here, i.e. no command.
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "describe": ("describe",),
+    "remember": ("remember",),
+    "recall": ("recall",),
+    "resolve_conflict": ("resolve",),
+    "resolve_both_stand": ("both-stand",),
+    "open_conflicts": ("conflicts",),
+    "registry_query": ("tags", "query"),
+    "registry_add_leaf": ("tags", "add-leaf"),
+    "registry_propose_root": ("tags", "propose-root"),
+    "registry_candidates": ("tags", "candidates"),
+    "registry_approve_root": ("tags", "approve"),
+    "registry_reject_root": ("tags", "reject"),
+    "registry_add_alias": ("tags", "alias"),
+    "registry_set_lifetime": ("tags", "lifetime"),
+    "registry_tags": ("tags", "list"),
+    "open_questions": ("questions", "list"),
+    "update_open_question": ("questions", "update"),
+}
+
+GREEN = "sample-svc is green right now"
+
+Run = Callable[..., Result]
+
+
+@pytest.fixture()
+def run(admin_dsn: str, database: str, embedder: Any,
+        monkeypatch: pytest.MonkeyPatch) -> Run:
+    """Invoke the CLI on this test's database: run(*args, input=None, code=0)."""
+    monkeypatch.setattr(cli, "_store_factory",
+                        lambda options: cli.open_store(options, embedder=embedder))
+    dsn = server.with_database(admin_dsn, database)
+    runner = CliRunner()
+
+    def _run(*args: str, input: str | None = None, code: int = 0) -> Result:
+        # A wide terminal so rich never folds the words the assertions look for.
+        result = runner.invoke(cli.app, ["--dsn", dsn, *args], input=input,
+                               env={"COLUMNS": "200"})
+        assert result.exit_code == code, (
+            f"exit {result.exit_code} != {code}\nstdout:\n{result.stdout}\n"
+            f"stderr:\n{result.stderr}\nexception: {result.exception!r}")
+        return result
+
+    return _run
+
+
+def _json(result: Result) -> Any:
+    return json.loads(result.stdout)
+
+
+def _conflict(run: Run) -> dict[str, Any]:
+    """Remember the seed's STATE and its contradiction; return the interrupt (as JSON)."""
+    run("remember", GREEN)
+    interrupts = _json(run("--json", "remember", CONTRADICTION))["interrupts"]
+    assert len(interrupts) == 1 and interrupts[0]["lane"] == "lane-3"
+    return interrupts[0]
+
+
+# -- reading and writing -------------------------------------------------------------------
+
+
+def test_remember_then_recall_prints_the_label(run: Run) -> None:
+    out = run("remember", GREEN, "--source-ref", "session-1#turn-1").stdout
+    assert "written" in out and "STATE" in out and "subject: sample-svc" in out
+
+    out = run("recall", "is sample-svc green right now?", "-k", "3").stdout
+    assert "answered by the fact layer" in out
+    assert "active — believed current" in out
+    assert f"quote: “{GREEN}”" in out
+    assert "kind STATE · verdict active" in out
+
+
+def test_remember_reads_stdin_for_dash(run: Run) -> None:
+    result = _json(run("--json", "remember", "-", input="I can't stand light-mode editors\n"))
+    assert [o["fact"]["kind"] for o in result["outcomes"]] == ["PREFERENCE"]
+    assert result["outcomes"][0]["fact"]["evidence_quote"] == "I can't stand light-mode editors"
+
+
+def test_event_is_labeled_never_present_tense(run: Run) -> None:
+    run("remember", SEED_EXAMPLES[-1][1])
+    out = run("recall", "were all 214 pages migrated?").stdout
+    assert "makes no claim about the present state" in out
+
+
+def test_remember_prints_the_interrupt_with_exact_resolve_calls(run: Run) -> None:
+    run("remember", GREEN)
+    out = run("remember", CONTRADICTION).stdout
+    assert "conflict #1 · lane-3" in out
+    assert 'store.resolve_conflict(1, winner_id=1, reasoning="<why>")' in out
+    assert 'factstore resolve 1 2 --reasoning "<why>"' in out
+    assert 'factstore both-stand 1 --reasoning "<why both are true>"' in out
+    assert f"“{GREEN}”" in out and f"“{CONTRADICTION}”" in out
+
+
+def test_remember_surfaces_candidate_roots(run: Run) -> None:
+    out = run("remember", "we'll live with the UTF-16 gap until a non-UTF-8 feed shows up").stdout
+    assert "RESIDUAL" in out
+    assert "factstore tags approve utf-16" in out
+
+
+# -- the conflict pipeline round trip ------------------------------------------------------
+
+
+def test_conflicts_resolve_and_both_stand_round_trip(run: Run) -> None:
+    interrupt = _conflict(run)
+    cid, old, new = (interrupt["conflict_id"], interrupt["existing"]["fact_id"],
+                     interrupt["new"]["fact_id"])
+
+    listed = _json(run("--json", "conflicts"))
+    assert [c["id"] for c in listed] == [cid]
+    assert {listed[0]["fact_a"]["verdict"], listed[0]["fact_b"]["verdict"]} == {"contested"}
+    assert f"#{old}" in run("conflicts").stdout
+
+    out = run("resolve", str(cid), str(new), "--reasoning", "the red run is newer").stdout
+    assert f"fact #{new} won; fact #{old} is now superseded" in out
+    assert "no open conflicts" in run("conflicts").stdout
+    closed = _json(run("--json", "conflicts", "--all"))
+    assert closed[0]["winner"] == new and closed[0]["resolution"] == "head-to-head"
+    assert _json(run("--json", "fact", str(old)))["fact"]["verdict"] == "superseded"
+
+    # both-stand refuses a head-to-head-resolved conflict: it would resurrect the loser.
+    err = run("both-stand", str(cid), "--reasoning", "both true", code=2).stderr
+    assert err.startswith("error: ") and "resurrect" in err
+
+    # A second pair, closed as both-stand: both active again, winner null.
+    second = _json(run("--json", "remember", "sample-svc is yellow right now"))["interrupts"]
+    assert len(second) == 1, "expected the yellow report to conflict with the red one"
+    cid2 = second[0]["conflict_id"]
+    out = run("both-stand", str(cid2), "--reasoning", "two boxes, both true").stdout
+    assert "both facts stand" in out
+    pair = _json(run("--json", "conflicts", "--all"))[-1]
+    assert pair["winner"] is None and pair["resolution"] == "both-stand"
+    assert {pair["fact_a"]["verdict"], pair["fact_b"]["verdict"]} == {"active"}
+
+
+def test_fact_shows_history(run: Run) -> None:
+    interrupt = _conflict(run)
+    out = run("fact", str(interrupt["existing"]["fact_id"])).stdout
+    assert "history" in out and "contested" in out and "lane-3" in out
+    data = _json(run("--json", "fact", str(interrupt["existing"]["fact_id"])))
+    assert [h["to_verdict"] for h in data["history"]] == ["active", "contested"]
+
+
+# -- error paths -----------------------------------------------------------------------------
+
+
+def _assert_error(result: Result, fragment: str) -> None:
+    assert result.stderr.startswith("error: "), result.stderr
+    assert fragment in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+
+
+def test_unknown_conflict_id_is_an_error(run: Run) -> None:
+    _assert_error(run("resolve", "999", "1", "--reasoning", "x", code=2), "no conflict #999")
+    _assert_error(run("both-stand", "999", "--reasoning", "x", code=2), "no conflict #999")
+
+
+def test_winner_outside_the_pair_is_an_error(run: Run) -> None:
+    interrupt = _conflict(run)
+    result = run("resolve", str(interrupt["conflict_id"]), "12345", "--reasoning", "x", code=2)
+    _assert_error(result, "fact #12345 is not in conflict")
+
+
+def test_rootless_add_leaf_is_an_error(run: Run) -> None:
+    _assert_error(run("tags", "add-leaf", "ci", code=2), "root")
+
+
+def test_bad_source_type_is_an_error(run: Run) -> None:
+    result = run("remember", GREEN, "--source-type", "telepathy", code=2)
+    _assert_error(result, "unknown source_type 'telepathy'")
+    assert _json(run("--json", "describe"))["documents"] == 0  # nothing was written
+
+
+def test_other_store_refusals_are_errors(run: Run) -> None:
+    _assert_error(run("fact", "424242", code=2), "no fact #424242")
+    _assert_error(run("questions", "update", "999", "--status", "parked", code=2), "#999")
+    _assert_error(run("remember", GREEN, "--said-at", "yesterday", code=2), "ISO-8601")
+    _assert_error(run("tags", "lifetime", "nosuch", "2d", code=2), "nosuch")
+
+
+def test_bad_usage_is_typers_exit_2(run: Run) -> None:
+    result = run("resolve", "1", code=2)
+    assert "Missing argument" in result.stderr
+    run("resolve", "one", "2", "--reasoning", "x", code=2)
+
+
+# -- JSON and governance commands --------------------------------------------------------
+
+
+def test_json_output_parses_for_every_reading_command(run: Run) -> None:
+    interrupt = _conflict(run)
+    described = _json(run("--json", "describe"))
+    assert described["facts_by_kind_verdict"]["STATE"] == {"contested": 2}
+    assert "remember" in described["tools"]
+    assert isinstance(described["settings"]["state_default_lifetime"], str)
+
+    recalled = _json(run("--json", "recall", "is sample-svc green?"))
+    assert recalled["layer"] == "fact"
+    assert {i["label"]["code"] for i in recalled["items"]} == {"contested"}
+    assert recalled["items"][0]["fact"]["t_captured"].endswith("+00:00")
+
+    for args in (("conflicts",), ("conflicts", "--all"), ("tags", "list"),
+                 ("tags", "candidates", "--status", "all"), ("questions", "list"),
+                 ("fact", str(interrupt["new"]["fact_id"]))):
+        _json(run("--json", *args))
+
+
+def test_json_timedeltas_are_short_strings(run: Run) -> None:
+    run("tags", "propose-root", "ci")
+    run("tags", "approve", "ci")
+    assert _json(run("--json", "tags", "lifetime", "ci", "36h"))["default_lifetime"] == "36h"
+    assert _json(run("--json", "tags", "lifetime", "ci", "none"))["default_lifetime"] is None
+
+
+def test_tag_registry_commands(run: Run) -> None:
+    out = run("tags", "propose-root", "ci", "--description", "continuous integration").stdout
+    assert "queued" in out and "factstore tags approve ci" in out
+    pending = _json(run("--json", "tags", "candidates"))
+    assert [c["proposed_tag"] for c in pending] == ["ci"]
+    assert "approved" in run("tags", "approve", "ci", "--reason", "we talk about it").stdout
+    assert "minted ci.nightly" in run("tags", "add-leaf", "ci.nightly").stdout
+    assert "already existed" in run("tags", "add-leaf", "ci.nightly").stdout
+    run("tags", "alias", "nightly build", "ci.nightly")
+    assert "2d" in run("tags", "lifetime", "ci.nightly", "2d").stdout
+    query = _json(run("--json", "tags", "query", "nightly build"))
+    assert query["resolution"]["tag"] == "ci.nightly" and query["resolution"]["via"] == "alias"
+    listed = {t["tag"]: t for t in _json(run("--json", "tags", "list"))}
+    assert listed["ci.nightly"]["aliases"] == ["nightly build"]
+    assert listed["ci.nightly"]["default_lifetime"] == "2d"
+
+    run("tags", "propose-root", "flaky")
+    assert "rejected" in run("tags", "reject", "flaky", "--reason", "too vague").stdout
+    assert [c["status"] for c in _json(run("--json", "tags", "candidates", "--status",
+                                           "rejected"))] == ["rejected"]
+
+
+def test_questions_list_and_update(run: Run) -> None:
+    out = run("questions", "list").stdout
+    assert "negation-inversion" in out and "blocker" in out
+    updated = _json(run("--json", "questions", "update", "2", "--note", "eval set drafted",
+                        "--by", "tester", "--cost", "medium"))
+    assert updated["cost"] == "medium" and updated["recommendation"] == "resolve"
+    assert updated["evidence"][-1]["note"] == "eval set drafted"
+    assert [q["id"] for q in _json(run("--json", "questions", "list", "--status", "blocker"))] \
+        == [1]
+    added = _json(run("--json", "questions", "add", "Recall latency", "--body", "not measured",
+                      "--risk", "low", "--cost", "low"))
+    assert added["status"] == "parked"
+
+
+# -- kept in step with the Store -----------------------------------------------------------
+
+
+def _commands(app: typer.Typer, prefix: tuple[str, ...] = ()) -> Iterator[
+        tuple[tuple[str, ...], Callable[..., Any]]]:
+    """Every (command path, callback) the typer app registers, sub-apps included."""
+    for info in app.registered_commands:
+        assert info.callback is not None
+        name = info.name or info.callback.__name__.lower().replace("_", "-")
+        yield (*prefix, name), info.callback
+    for group in app.registered_groups:
+        assert group.typer_instance is not None and group.name
+        yield from _commands(group.typer_instance, (*prefix, group.name))
+
+
+def test_every_store_tool_has_a_command() -> None:
+    registry = {name for name, member in inspect.getmembers(Store, inspect.isfunction)
+                if name.startswith("registry_")}
+    tools = set(TOOLS) | registry
+    missing = sorted(tools - COMMANDS.keys())
+    assert not missing, (f"Store tools with no CLI command: {missing}. Add a command to "
+                         "factstore/cli.py and map it in tests/test_cli.py COMMANDS")
+    stale = sorted(set(COMMANDS) - {n for n, _ in inspect.getmembers(Store)})
+    assert not stale, f"COMMANDS maps methods Store no longer has: {stale}"
+
+    commands = dict(_commands(cli.app))
+    for tool, path in COMMANDS.items():
+        assert path in commands, f"Store.{tool} maps to `factstore {' '.join(path)}`, " \
+                                 "which does not exist"
+        # The command must actually call the method it stands for.
+        assert f".{tool}(" in inspect.getsource(commands[path]), \
+            f"`factstore {' '.join(path)}` does not call Store.{tool}"
+
+
+# -- the demo ------------------------------------------------------------------------------
+
+
+def test_demo_raises_and_resolves_a_conflict(open_store: Callable[..., Store]) -> None:
+    store = open_store(extractor=RuleExtractor())
+    buffer = io.StringIO()
+    report = run_demo(store, Console(file=buffer, width=120))
+    assert set(report.fact_ids) == {k.value for k in Kind}
+    assert report.interrupt.lane == "lane-3"
+    assert report.interrupt.similarity >= store.settings.density_threshold
+    assert report.resolved.status == "resolved"
+    assert report.resolved.winner == report.interrupt.new.fact_id
+    assert {i.label.code for i in report.contested_recall.items if i.fact} == {"contested"}
+    assert store.open_conflicts() == []
+    assert store.fact(report.interrupt.existing.fact_id).verdict == "superseded"
+    text = buffer.getvalue()
+    assert "conflict #1 · lane-3" in text and "demo complete" in text
+
+
+def test_demo_refuses_a_store_that_is_not_empty(open_store: Callable[..., Store]) -> None:
+    from factstore.demo import DemoFailed
+
+    store = open_store(extractor=RuleExtractor())
+    store.remember(GREEN)
+    with pytest.raises(DemoFailed, match="empty store"):
+        run_demo(store, Console(file=io.StringIO()))
+
+
+def test_demo_command_resets_its_database(run: Run, admin_dsn: str) -> None:
+    try:
+        for _ in range(2):  # the second run proves the reset: the first left facts behind
+            report = _json(run("--json", "demo"))
+            assert report["resolved"]["status"] == "resolved"
+            assert report["interrupt"]["conflict_id"] == 1
+    finally:
+        server.drop_database(admin_dsn, cli.DEMO_DATABASE)
