@@ -101,7 +101,8 @@ class Store:
         target = cls._target_dsn(dsn, home, database)
         _migrate_and_check(target, embedder)
         pool = ConnectionPool(target, min_size=1, max_size=pool_size, open=False,
-                              kwargs={"row_factory": dict_row}, configure=register_vector,
+                              kwargs={"row_factory": dict_row, "options": "-c TimeZone=UTC"},
+                              configure=register_vector,
                               name="factstore")
         try:
             pool.open(wait=True, timeout=30)

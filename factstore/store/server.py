@@ -80,9 +80,12 @@ def ensure_database(admin_dsn: str, database: str) -> None:
 def drop_database(admin_dsn: str, database: str) -> None:
     """Drop a database (used for throwaway test and benchmark databases)."""
     check_database_name(database)
-    with psycopg.connect(admin_dsn, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
-            sql.Identifier(database)))
+    try:
+        with psycopg.connect(admin_dsn, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                sql.Identifier(database)))
+    except psycopg.OperationalError as exc:
+        raise DatabaseUnavailable(f"could not reach Postgres at {redact(admin_dsn)}: {exc}") from exc
 
 
 def redact(dsn: str) -> str:
