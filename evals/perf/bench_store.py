@@ -309,9 +309,17 @@ def summary(values: Sequence[float], scale: float = 1000.0) -> dict[str, float |
             "mean": round(float(data.mean()), 3), "n": len(values)}
 
 
+#: (clock, 1-minute load average, message) per progress line: other work on a 2-core machine
+#: moves every figure here (torch's two threads stall when a core is taken), so the results
+#: carry the load they were measured under.
+TIMELINE: list[tuple[str, float, str]] = []
+
+
 def say(message: str) -> None:
-    """Progress on stderr, so stdout carries only the final table."""
-    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+    """Progress on stderr (stdout carries only the final table), logged with the load."""
+    clock = time.strftime("%H:%M:%S")
+    TIMELINE.append((clock, round(os.getloadavg()[0], 2), message))
+    print(f"[{clock}] {message}", file=sys.stderr, flush=True)
 
 
 def unit_variants(base: np.ndarray, rng: np.random.Generator, cos_low: float,
@@ -721,6 +729,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     say(f"embedded Postgres under {home}")
     bench = Bench(server.embedded_admin_dsn(home), home, LocalEmbedder(), args.keep, args.quick)
     load_start = os.getloadavg()
+    if load_start[0] > 1.0:
+        say(f"warning: load average {load_start[0]:.2f} before starting; on a small machine "
+            "other work inflates every figure (embedding most)")
     bench.embedder.embed(["load the model before anything is timed"])
     results: dict[str, Any] = {
         "benchmark": "evals/perf/bench_store.py",
@@ -753,6 +764,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     results["machine"]["loadavg_start"] = [round(x, 2) for x in load_start]
     results["machine"]["loadavg_end"] = [round(x, 2) for x in os.getloadavg()]
     results["elapsed_s"] = round(time.perf_counter() - started, 1)
+    results["timeline"] = [{"at": at, "load1": load, "phase": what}
+                           for at, load, what in TIMELINE if not what.startswith("  loaded")]
     out = Path(args.out) if args.out else QUICK_RESULTS if args.quick else RESULTS
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2) + "\n")
