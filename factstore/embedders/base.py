@@ -7,6 +7,8 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from factstore.errors import InvalidInput
+
 
 @runtime_checkable
 class Embedder(Protocol):
@@ -26,3 +28,15 @@ def normalise_rows(matrix: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     return matrix / norms
+
+
+def check_texts(texts: Sequence[str]) -> list[str]:
+    """The texts as a list, or InvalidInput for a bare string or a non-string item."""
+    if isinstance(texts, str):
+        # A bare string is a sequence of characters; embedding each letter is never meant.
+        raise InvalidInput("embed() takes a sequence of strings, not a single string")
+    items = list(texts)
+    for i, text in enumerate(items):
+        if not isinstance(text, str):
+            raise InvalidInput(f"embed() texts[{i}] is {type(text).__name__}, not str")
+    return items

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from factstore.embedders.base import normalise_rows
+from factstore.embedders.base import check_texts, normalise_rows
 from factstore.errors import EmbedderError, InvalidInput
 
 _DEFAULT_NAME = "sentence-transformers/all-MiniLM-L6-v2"
@@ -140,13 +140,7 @@ class LocalEmbedder:
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Return an (n, dim) float32 array of L2-normalised vectors, one row per text."""
-        if isinstance(texts, str):
-            # A bare string is a sequence of characters; embedding each letter is never meant.
-            raise InvalidInput("embed() takes a sequence of strings, not a single string")
-        items = list(texts)
-        for i, text in enumerate(items):
-            if not isinstance(text, str):
-                raise InvalidInput(f"embed() texts[{i}] is {type(text).__name__}, not str")
+        items = check_texts(texts)
         if not items:
             # No texts, no model load (for the bundled model; a custom one loads to learn dim).
             return np.zeros((0, self.dim), dtype=np.float32)

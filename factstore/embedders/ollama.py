@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from factstore.embedders.base import normalise_rows
+from factstore.embedders.base import check_texts, normalise_rows
 from factstore.errors import EmbedderError, InvalidInput
 
 DEFAULT_HOST = "http://127.0.0.1:11434"
@@ -56,13 +56,7 @@ class OllamaEmbedder:
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Return an (n, dim) float32 array of L2-normalised vectors, one row per text."""
-        if isinstance(texts, str):
-            # A bare string is a sequence of characters; embedding each letter is never meant.
-            raise InvalidInput("embed() takes a sequence of strings, not a single string")
-        items = list(texts)
-        for i, text in enumerate(items):
-            if not isinstance(text, str):
-                raise InvalidInput(f"embed() texts[{i}] is {type(text).__name__}, not str")
+        items = check_texts(texts)
         if not items:
             return np.zeros((0, self.dim), dtype=np.float32)
         rows: list[Sequence[float]] = []
