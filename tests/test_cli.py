@@ -298,7 +298,7 @@ def test_every_store_tool_has_a_command() -> None:
     tools = set(TOOLS) | registry
     missing = sorted(tools - COMMANDS.keys())
     assert not missing, (f"Store tools with no CLI command: {missing}. Add a command to "
-                         "factstore/cli.py and map it in tests/test_cli.py COMMANDS")
+                         "factstore/cli/ and map it in tests/test_cli.py COMMANDS")
     stale = sorted(set(COMMANDS) - {n for n, _ in inspect.getmembers(Store)})
     assert not stale, f"COMMANDS maps methods Store no longer has: {stale}"
 

@@ -21,7 +21,7 @@ def _fact_knn_query() -> sql.Composed:
     retrievable = sql.SQL(", ").join(sql.Literal(v.value) for v in RETRIEVABLE_VERDICTS)
     parts = [
         sql.SQL("(SELECT f.id, f.embedding <=> %(q)s AS distance FROM facts f "
-                "WHERE f.kind = {kind} AND f.verdict IN ({v}) "
+                "WHERE f.kind = {kind} AND f.verdict IN ({v}) AND f.embedding IS NOT NULL "
                 "ORDER BY f.embedding <=> %(q)s LIMIT %(k)s)").format(
             kind=sql.Literal(kind.value), v=retrievable)
         for kind in Kind

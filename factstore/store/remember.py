@@ -151,6 +151,7 @@ def density_check(cur: Any, kind: Kind, vector: np.ndarray, tags: list[str],
         "SELECT id, kind, statement, evidence_quote, verdict, t_captured, "
         "1 - (embedding <=> %(v)s) AS similarity FROM facts "
         "WHERE kind = {kind} AND verdict IN ({retrievable}) AND verdict IN ({live}) {tags} "
+        "AND embedding IS NOT NULL "
         "ORDER BY embedding <=> %(v)s LIMIT %(k)s"
     ).format(kind=sql.Literal(kind.value), live=live, retrievable=retrievable, tags=tag_filter)
     cur.execute(query, {"v": vector, "tags": tags, "k": settings.density_k})
@@ -211,8 +212,10 @@ def _write_one(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str]
 
 def _restatement(cur: Any, fact: PreparedFact) -> int | None:
     live = [v.value for v in LIVE_VERDICTS]
+    # Timeline facts are adjudicated by their own rules, never by restatement.
     cur.execute("SELECT id FROM facts WHERE kind = %s AND statement_norm = %s AND verdict = "
-                "ANY(%s) ORDER BY id LIMIT 1", (fact.kind.value, fact.statement_norm, live))
+                "ANY(%s) AND attribute IS NULL ORDER BY id LIMIT 1",
+                (fact.kind.value, fact.statement_norm, live))
     row = cur.fetchone()
     return row["id"] if row else None
 

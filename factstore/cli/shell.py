@@ -1,0 +1,154 @@
+"""The typer app itself: global options, per-invocation state, opening the store through
+the package's ``_store_factory`` hook, errors as messages, and the ``main()`` entry point.
+
+The core commands register themselves on ``app`` from ``commands``; ``factstore.cli`` adds
+the ``tags`` and ``questions`` sub-apps, so importing the package builds the whole app.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any
+
+import click
+import typer
+from rich.console import Console
+from typer.core import TyperGroup
+
+from factstore.cli.formatting import to_jsonable
+from factstore.embedders import EMBEDDER_CHOICES, embedder_from_name
+from factstore.embedders.base import Embedder
+from factstore.errors import FactStoreError
+from factstore.extractors import EXTRACTOR_CHOICES, extractor_from_name
+from factstore.extractors.base import Extractor
+from factstore.store import Store
+
+__all__ = ["CliState", "GlobalOptions", "app", "main", "open_store"]
+
+
+# -- options, state and the store hook ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GlobalOptions:
+    """The app-wide options, as given on the command line (or their environment variables)."""
+
+    home: Path | None = None
+    dsn: str | None = None
+    database: str | None = None
+    embedder: str = "local"
+    extractor: str = "rules"
+    json: bool = False
+
+
+@dataclass
+class CliState:
+    """Per-invocation state: the options, the console, and the store once something opens it."""
+
+    options: GlobalOptions
+    console: Console
+    store: Store | None = field(default=None, repr=False)
+
+
+def open_store(options: GlobalOptions, *, embedder: Embedder | None = None,
+               extractor: Extractor | None = None) -> Store:
+    """Open the store the options name; ``embedder``/``extractor`` override the named specs.
+
+    This is the default ``_store_factory``. Tests swap the factory for one that passes an
+    already-loaded embedder, so each command does not reload the model.
+    """
+    return Store.open(
+        options.dsn, home=options.home, database=options.database,
+        embedder=embedder or embedder_from_name(options.embedder),
+        extractor=extractor or extractor_from_name(options.extractor))
+
+
+def _state(ctx: typer.Context) -> CliState:
+    state = ctx.find_object(CliState)
+    if state is None:  # only when a command is invoked without the app callback
+        state = CliState(GlobalOptions(), Console(highlight=False))
+        ctx.obj = state
+    return state
+
+
+def _store(ctx: typer.Context, options: GlobalOptions | None = None) -> Store:
+    """Open the store on first use in this invocation; it closes when the command ends."""
+    # The hook is looked up on the package at call time, so swapping
+    # ``factstore.cli._store_factory`` (as the tests do) takes effect.
+    from factstore import cli
+
+    state = _state(ctx)
+    if state.store is None:
+        state.store = cli._store_factory(options or state.options)
+        ctx.find_root().call_on_close(state.store.close)
+    return state.store
+
+
+class _ErrorsAsMessages(TyperGroup):
+    """Turns every FactStoreError into ``error: <message>`` on stderr and exit code 2.
+
+    Done at the group's ``invoke`` rather than in ``main()`` so that every way of running
+    the app (the console script, ``python -m``, CliRunner in tests) behaves the same.
+    """
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except FactStoreError as exc:
+            # typer.echo, not rich: the message is printed verbatim (no markup, no wrapping).
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+
+
+app = typer.Typer(
+    cls=_ErrorsAsMessages, no_args_is_help=True, add_completion=False,
+    # Locals in a traceback could include a DSN with a password; never print them.
+    pretty_exceptions_show_locals=False,
+    help="A fact store for agent memory: typed facts with verdicts, verbatim provenance and a "
+         "lifecycle, on Postgres + pgvector (embedded Postgres by default).")
+
+
+@app.callback()
+def _global_options(
+    ctx: typer.Context,
+    home: Annotated[Path | None, typer.Option(
+        envvar="FACTSTORE_HOME", help="Where the embedded Postgres keeps its data "
+        "(default ./.factstore).")] = None,
+    dsn: Annotated[str | None, typer.Option(
+        envvar="FACTSTORE_DSN", help="Use this Postgres server instead of the embedded one.",
+        show_envvar=True)] = None,
+    database: Annotated[str | None, typer.Option(
+        envvar="FACTSTORE_DATABASE", help="Database on that server (created if missing; "
+        "default 'factstore').")] = None,
+    embedder: Annotated[str, typer.Option(
+        help=f"Embedder: {' | '.join(EMBEDDER_CHOICES)}.")] = "local",
+    extractor: Annotated[str, typer.Option(
+        help=f"Extractor: {' | '.join(EXTRACTOR_CHOICES)}.")] = "rules",
+    json_output: Annotated[bool, typer.Option(
+        "--json", help="Machine-readable JSON output for every command.")] = False,
+) -> None:
+    """Global options shared by every command."""
+    ctx.obj = CliState(GlobalOptions(home, dsn, database, embedder, extractor, json_output),
+                       Console(highlight=False))
+
+
+def _emit(ctx: typer.Context, result: object, render: Callable[[Console], None]) -> None:
+    """Print the result as JSON under --json, else render it for people."""
+    state = _state(ctx)
+    if state.options.json:
+        typer.echo(json.dumps(to_jsonable(result), indent=2, ensure_ascii=False))
+    else:
+        render(state.console)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Console entry point (``factstore``)."""
+    # The model load's tqdm bar on stderr is noise between a command and its answer; a
+    # caller who wants it can still set the variable to 0.
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    app(args=list(argv) if argv is not None else sys.argv[1:], prog_name="factstore")
