@@ -18,7 +18,7 @@ class Fact:
     kind: Kind
     tags: tuple[str, ...]
     verdict: Verdict
-    evidence_quote: str
+    evidence_quote: str | None
     evidence_source_type: str
     evidence_source_ref: str | None
     evidence_captured_by: str | None

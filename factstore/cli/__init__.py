@@ -13,6 +13,7 @@ The package, one module per concept:
 - ``commands``   describe, remember, recall, conflicts, resolve, both-stand, fact, demo
 - ``tags``       the ``tags`` sub-app (the tag registry)
 - ``questions``  the ``questions`` sub-app (the triage queue)
+- ``facts``      the ``facts`` sub-app (bi-temporal timelines)
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Callable
 
 # Importing ``commands`` registers the core commands on ``app``; the sub-apps are added below.
 from factstore.cli.commands import DEMO_DATABASE
+from factstore.cli.facts import facts_app
 from factstore.cli.formatting import to_jsonable
 from factstore.cli.questions import questions_app, render_questions
 from factstore.cli.render import render_conflict, render_interrupt, render_recall, render_remember
@@ -46,6 +48,7 @@ __all__ = [
 # The sub-apps, in the order ``factstore --help`` lists them (after the core commands).
 app.add_typer(tags_app, name="tags")
 app.add_typer(questions_app, name="questions")
+app.add_typer(facts_app, name="facts")
 
 #: How every command gets its Store. A module-level hook so tests (and embedding programs)
 #: can supply a store built their own way; called at most once per invocation. Commands look

@@ -40,6 +40,8 @@ def resolve(cur: Any, conflict_id: int, winner_id: int, reasoning: str, at: date
             f"fact #{winner_id} is not in conflict #{conflict_id}; the winner must be "
             f"#{pair[0]} or #{pair[1]}")
     loser = pair[1] if winner_id == pair[0] else pair[0]
+    if row["lane"] == "timeline":
+        return _resolve_timeline(cur, conflict_id, winner_id, loser, reasoning, at)
     cur.execute("UPDATE conflicts SET status = 'resolved', winner = %s, reasoning = %s, "
                 "resolution = 'head-to-head', resolved_at = %s WHERE id = %s",
                 (winner_id, reasoning, at, conflict_id))
@@ -50,10 +52,28 @@ def resolve(cur: Any, conflict_id: int, winner_id: int, reasoning: str, at: date
     return get(cur, conflict_id)
 
 
+def _resolve_timeline(cur: Any, conflict_id: int, winner_id: int, loser: int, reasoning: str,
+                      at: datetime) -> Conflict:
+    """A person settles a timeline dispute: the loser is retracted and the key re-resolved,
+    so the timeline's own rules, not a side channel, decide what the winner becomes."""
+    from factstore.store import timelines
+
+    cur.execute("UPDATE conflicts SET status = 'resolved', winner = %s, reasoning = %s, "
+                "resolution = 'head-to-head', resolved_at = %s WHERE id = %s",
+                (winner_id, reasoning, at, conflict_id))
+    timelines.retract(cur, loser, f"lost head-to-head (conflict #{conflict_id}): {reasoning}", at)
+    return get(cur, conflict_id)
+
+
 def both_stand(cur: Any, conflict_id: int, reasoning: str, at: datetime) -> Conflict:
     """Close a false-fired pair: both facts return to active, neither superseded."""
     reasoning = _reasoning(reasoning)
     row = _lock(cur, conflict_id)
+    if row["lane"] == "timeline" and row["status"] == "open":
+        raise ConflictStateError(
+            f"conflict #{conflict_id} is a timeline dispute: one attribute cannot hold two "
+            "values at once. Pick one with resolve_conflict, or retract one; if the attribute "
+            "really holds several values, write it with cardinality 'many'")
     if row["status"] != "open":
         if row["winner"] is not None:
             raise ConflictStateError(

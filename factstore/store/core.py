@@ -54,6 +54,7 @@ from factstore.store import server
 from factstore.store import tags as tag_sql
 from factstore.store.migrations import apply_migrations
 from factstore.store.rows import fetch_fact, fetch_facts
+from factstore.store.timeline_tools import TimelineTools, default_user
 from factstore.writepath.prepare import prepare_capture
 
 TOOLS = (
@@ -64,11 +65,13 @@ TOOLS = (
 MAX_CAPTURE_CHARS = 1_000_000
 
 
-class Store:
+class Store(TimelineTools):
     """A fact store on Postgres + pgvector. Open with ``Store.open()``; close when done."""
 
     def __init__(self, pool: ConnectionPool, dsn: str, embedder: Embedder, extractor: Extractor,
-                 settings: Settings, path_exists: Callable[[str], bool]) -> None:
+                 settings: Settings, path_exists: Callable[[str], bool],
+                 user_id: str | None = None) -> None:
+        self.user_id = user_id or default_user()
         self._pool = pool
         self._dsn = dsn
         self.embedder = embedder
@@ -82,14 +85,16 @@ class Store:
     def open(cls, dsn: str | None = None, *, home: str | os.PathLike[str] | None = None,
              database: str | None = None, embedder: Embedder | None = None,
              extractor: Extractor | None = None, settings: Settings | None = None,
-             path_exists: Callable[[str], bool] | None = None, pool_size: int = 4) -> Store:
+             path_exists: Callable[[str], bool] | None = None, pool_size: int = 4,
+             user_id: str | None = None) -> Store:
         """Open (creating and migrating if needed) a store.
 
         With no ``dsn`` (and no ``FACTSTORE_DSN``) an embedded Postgres is started or reused
         under ``home`` (``$FACTSTORE_HOME``, default ``./.factstore``). ``database`` picks a
         database on that server (created if missing; default ``$FACTSTORE_DATABASE`` or
         ``factstore``). The embedder defaults to the local MiniLM model, the extractor to the
-        rule-based scribe, settings to ``Settings.from_env()``.
+        rule-based scribe, settings to ``Settings.from_env()``. ``user_id`` is whose ``me``
+        timeline subjects mean (default ``$FACTSTORE_USER_ID`` or the OS user).
         """
         if embedder is None:
             from factstore.embedders.local import LocalEmbedder
@@ -108,7 +113,8 @@ class Store:
             pool.open(wait=True, timeout=30)
         except PoolTimeout as exc:
             raise DatabaseUnavailable(f"could not connect to {server.redact(target)}") from exc
-        return cls(pool, target, embedder, extractor, settings, path_exists or os.path.exists)
+        return cls(pool, target, embedder, extractor, settings, path_exists or os.path.exists,
+                   user_id)
 
     @staticmethod
     def _target_dsn(dsn: str | None, home: Any, database: str | None) -> str:

@@ -91,15 +91,19 @@ class SharedIndexProbe:
 # -- density probes ---------------------------------------------------------------------------
 
 def density_neighbours(cur: Any, kind: str | Kind, vector: Any, k: int = 10, *,
-                       exact: bool = False, settings: Settings) -> Neighbours:
+                       exact: bool = False, ef_search: int | None = None,
+                       settings: Settings) -> Neighbours:
     """The density check's k nearest same-kind live facts, via its index or an exact scan.
 
     Runs ``remember.density_check`` with the write path's kNN tuning, the threshold at 0
     (every neighbour is returned, not only near-duplicates) and ``density_k = k``. With
     ``exact`` the index scan is disabled, so Postgres computes every distance in the kind:
-    the ground truth for recall@k.
+    the ground truth for recall@k. ``ef_search`` overrides the setting for this probe only
+    (to sweep it without reopening the store).
     """
     probe_settings = _probe_settings(settings, k)
+    if ef_search is not None:
+        probe_settings = probe_settings.replace(ef_search=ef_search)
     with _rolled_back(cur):
         remember_sql._tune_knn(cur, probe_settings)  # exactly what write_capture sets
         if exact:
@@ -177,6 +181,48 @@ def hnsw_insert_cost(cur: Any, vectors: Any, prefill: int, *, settings: Settings
     indexed_median = float(np.median(indexed))
     return InsertCost(int(filled), len(rows), plain_median, indexed_median,
                       indexed_median - plain_median, build)
+
+
+# -- what the store occupies, and how its rows were written -----------------------------------
+
+@dataclass(frozen=True)
+class StorageStats:
+    """Sizes of the fact and document tables and their indexes, and facts' write counters."""
+
+    #: bytes per relation: the facts and documents tables (with TOAST) and each of their indexes
+    relation_bytes: dict[str, int]
+    #: cumulative row counters for facts from pg_stat_user_tables (they lag by up to ~10 s:
+    #: each backend flushes its counts when idle, so poll when you need a settled figure)
+    facts_inserted: int
+    facts_updated: int
+    #: updates that were heap-only (HOT): no new index entries, so no new HNSW insert
+    facts_hot_updated: int
+
+
+def storage_stats(cur: Any, *, settings: Settings) -> StorageStats:
+    """Relation sizes and the facts table's insert/update/HOT-update counters.
+
+    Why the HOT count matters: an UPDATE that is not heap-only writes a new entry into every
+    index whose predicate the new row version satisfies, the row's partial HNSW index
+    included. A verdict change can never be HOT (verdict is indexed), so a fact that moves to
+    contested pays a second HNSW insert.
+    """
+    # settings is unused; accepted so every probe has one signature.
+    # This backend's own pending counts go out when this transaction ends, so a second call
+    # sees them; other backends flush on their own when idle.
+    cur.execute("SELECT pg_stat_force_next_flush()")
+    cur.execute(
+        "SELECT c.relname AS name, CASE WHEN c.relkind = 'r' THEN pg_table_size(c.oid) "
+        "ELSE pg_relation_size(c.oid) END AS bytes FROM pg_class c "
+        "WHERE c.oid IN ('facts'::regclass, 'documents'::regclass) OR c.oid IN "
+        "(SELECT indexrelid FROM pg_index WHERE indrelid IN ('facts'::regclass, "
+        "'documents'::regclass)) ORDER BY c.relname")
+    sizes = {row["name"]: int(row["bytes"]) for row in cur.fetchall()}
+    cur.execute("SELECT n_tup_ins, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables "
+                "WHERE relid = 'facts'::regclass")
+    row = cur.fetchone()
+    return StorageStats(sizes, int(row["n_tup_ins"]), int(row["n_tup_upd"]),
+                        int(row["n_tup_hot_upd"]))
 
 
 # -- the contrast: one shared, unfiltered HNSW index ------------------------------------------

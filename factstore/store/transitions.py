@@ -38,23 +38,24 @@ def supersede(cur: Any, loser: int, winner: int, reason: str, at: datetime,
     cur.execute("UPDATE facts SET supersedes = COALESCE(supersedes, %s) WHERE id = %s",
                 (loser, winner))
     record(cur, loser, before, Verdict.SUPERSEDED.value, reason, at, conflict_id)
-    close_conflicts_of_superseded(cur, loser, at, except_conflict=conflict_id)
+    close_conflicts_of(cur, loser, at, "superseded", except_conflict=conflict_id)
 
 
-def close_conflicts_of_superseded(cur: Any, loser: int, at: datetime,
-                                  except_conflict: int | None) -> None:
-    """A superseded fact cannot stay in a head-to-head: its partners win those by default."""
+def close_conflicts_of(cur: Any, loser: int, at: datetime, why: str,
+                       except_conflict: int | None) -> None:
+    """A superseded or withdrawn fact cannot stay in a head-to-head: its partners win those."""
     cur.execute(
         "SELECT id, CASE WHEN fact_a = %(f)s THEN fact_b ELSE fact_a END AS partner "
         "FROM conflicts WHERE status = 'open' AND (fact_a = %(f)s OR fact_b = %(f)s) "
         "AND id IS DISTINCT FROM %(x)s FOR UPDATE", {"f": loser, "x": except_conflict})
     for row in cur.fetchall():
         cur.execute(
-            "UPDATE conflicts SET status = 'resolved', winner = %s, resolution = "
-            "'partner-superseded', reasoning = %s, resolved_at = %s WHERE id = %s",
-            (row["partner"], f"fact #{loser} was superseded elsewhere", at, row["id"]))
+            "UPDATE conflicts SET status = 'resolved', winner = %s, resolution = %s, "
+            "reasoning = %s, resolved_at = %s WHERE id = %s",
+            (row["partner"], f"partner-{why}", f"fact #{loser} was {why} elsewhere", at,
+             row["id"]))
         release_if_settled(cur, row["partner"], at,
-                           f"conflict #{row['id']} closed: partner #{loser} was superseded",
+                           f"conflict #{row['id']} closed: partner #{loser} was {why}",
                            row["id"])
 
 

@@ -1,0 +1,116 @@
+"""``factstore facts``: bi-temporal timelines (format v1 writes, as-of reads, retraction)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from factstore.cli.shell import _emit, _state, _store
+from factstore.errors import InvalidInput
+from factstore.timelines.model import TimelineAnswer, WriteFactsResult
+from factstore.timelines.render import render_markdown
+
+__all__ = ["facts_app"]
+
+facts_app = typer.Typer(no_args_is_help=True,
+                        help="Bi-temporal timelines: write format v1 facts, read as of a time.")
+
+
+def render_written(console: Console, result: WriteFactsResult) -> None:
+    table = Table(title=f"request stored as document #{result.document_id}")
+    for name in ("fact", "outcome", "key", "value", "valid", "status", "redacted"):
+        table.add_column(name, overflow="fold")
+    for w in result.facts:
+        f = w.fact
+        redacted = ", ".join(f"{r['field']}: {'/'.join(r['kinds'])}" for r in w.redactions)
+        table.add_row(f"#{w.id}", w.outcome, escape(f"{f.attribute}({f.subject})"),
+                      escape(f"{f.value} {f.unit or ''}".strip()),
+                      f"{f.valid_from or '?'}..{f.effective_valid_to or 'now'}", f.status,
+                      escape(redacted))
+    console.print(table)
+
+
+def render_answer(console: Console, answer: TimelineAnswer) -> None:
+    when = f"as of {answer.as_of}"
+    if answer.known_at is not None:
+        when += f", as the store believed at {answer.known_at:%Y-%m-%d %H:%M:%S} UTC"
+    if not answer.keys:
+        console.print(f"no timelines ({when})")
+        return
+    console.print(f"[bold]{escape(when)}[/bold]")
+    for key in answer.keys:
+        console.print(escape(key.line))
+        table = Table(show_header=True, box=None, padding=(0, 2))
+        for name in ("id", "value", "valid", "observed", "confirmed", "status"):
+            table.add_column(name)
+        for f in key.history:
+            table.add_row(f"#{f.id}", escape(f"{f.value} {f.unit or ''}".strip()),
+                          f"{f.valid_from or '?'}..{f.effective_valid_to or 'now'}",
+                          f"{f.observed_at:%Y-%m-%d}", f"{f.last_confirmed_at:%Y-%m-%d}",
+                          f.status)
+        console.print(table)
+
+
+@facts_app.command("write")
+def facts_write(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(metavar="FILE.json",
+                                         help="A format v1 request ('-' reads stdin).")],
+) -> None:
+    """Write a format v1 request: each fact stored or corroborated, its timeline re-resolved."""
+    text = typer.get_text_stream("stdin").read() if str(file) == "-" else _read(file)
+    result = _store(ctx).write_facts(text)
+    _emit(ctx, result, lambda c: render_written(c, result))
+
+
+@facts_app.command("show")
+def facts_show(
+    ctx: typer.Context,
+    subject: Annotated[str | None, typer.Option(help="e.g. person/nick, or me")] = None,
+    attribute: Annotated[str | None, typer.Option(help="e.g. shoe_size")] = None,
+    as_of: Annotated[str | None, typer.Option(
+        "--as-of", help="valid time: a partial date (2025, 2025-06, ...) means its end")] = None,
+    known_at: Annotated[str | None, typer.Option(
+        "--known-at", help="belief time: what the store believed then")] = None,
+    markdown: Annotated[bool, typer.Option("--markdown", help="The Markdown Facts section.")
+                        ] = False,
+    show_stale: Annotated[bool, typer.Option(
+        "--show-stale", help="With --markdown: include facts unconfirmed for 90+ days.")] = False,
+) -> None:
+    """Timelines as of a time, on both axes, as lines and history (or Markdown)."""
+    answer = _store(ctx).facts(subject, attribute, as_of=as_of, known_at=known_at)
+    if markdown:
+        text = render_markdown([f for k in answer.keys for f in k.history],
+                               answer.as_of_instant, show_stale=show_stale)
+        typer.echo(json.dumps({"markdown": text}) if _state(ctx).options.json else text, nl=False)
+        return
+    _emit(ctx, answer, lambda c: render_answer(c, answer))
+
+
+@facts_app.command("retract")
+def facts_retract(
+    ctx: typer.Context,
+    fact_id: Annotated[int, typer.Argument(metavar="ID", help="The fact to retract.")],
+    reason: Annotated[str, typer.Option(help="Why; kept in the history.")] = "retracted by "
+                                                                              "request",
+) -> None:
+    """Retract a fact (never deleted); its timeline is re-resolved."""
+    result = _store(ctx).retract(fact_id, reason=reason)
+    _emit(ctx, {"retracted": fact_id, "fact": result},
+          lambda c: c.print(f"fact #{fact_id} retracted"
+                            + (f"; {result.attribute}({result.subject}) re-resolved"
+                               if result else "")))
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {path}: {exc.strerror}; pass a readable JSON file "
+                           "or '-' for stdin") from None

@@ -1,0 +1,150 @@
+"""Store's timeline tools: write_facts, retract, facts (both time axes), brief.
+
+A mixin of Store, kept beside the SQL it calls so core.py stays about opening the store.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import getpass
+import os
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+from factstore.errors import InvalidInput
+from factstore.store import timelines as timeline_sql
+from factstore.timelines.about import attribute_candidates, keys_about
+from factstore.timelines.dates import as_of_instant
+from factstore.timelines.format_v1 import validate_request
+from factstore.timelines.model import TimelineAnswer, TimelineFact, TimelineKey, WriteFactsResult
+from factstore.timelines.question_time import as_of_from_question
+from factstore.timelines.redaction import redact_fields
+from factstore.timelines.render import Brief, own_source, render_brief, render_line
+from factstore.timelines.resolution import current_at, history_order
+from factstore.timelines.subjects import resolve_me
+
+MAX_READ = 500
+
+
+def default_user() -> str:
+    """$FACTSTORE_USER_ID, else the operating-system user: whose 'me' this is."""
+    return os.environ.get("FACTSTORE_USER_ID") or getpass.getuser()
+
+
+class TimelineTools:
+    """Timeline methods; mixed into Store (which provides _tx, _embed and user_id)."""
+
+    user_id: str
+
+    def write_facts(self, payload: Any, *, user: str | None = None,
+                    now: datetime | None = None) -> WriteFactsResult:
+        """Write a format v1 request (seed 002 §4): every fact stored or corroborated, each
+        key re-resolved with rules 1-7. Any violation rejects the whole request, nothing
+        written (FactsValidationError lists every error; CardinalityMismatch is its own)."""
+        facts, shared = validate_request(payload)
+        user = user or self.user_id
+        facts = [dataclasses.replace(f, subject=resolve_me(f.subject, user)) for f in facts]
+        redacted = [redact_fields(f) for f in facts]
+        facts = [f for f, _ in redacted]
+        records = tuple(r for _, r in redacted)
+        at = _aware_now(now)
+        document = timeline_sql.request_text(
+            {"format": 1, "shared": shared, "facts": [dataclasses.asdict(f) for f in facts]})
+        vector = self._embed(["\n".join(timeline_sql.statement_of(f) + " " + (f.quote or "")
+                                        for f in facts)])[0]
+        with self._tx() as cur:
+            return timeline_sql.write(cur, facts, records, _scope(shared, user), document,
+                                      vector, at)
+
+    def retract(self, fact_id: int, *, reason: str = "retracted by request",
+                now: datetime | None = None) -> TimelineFact | None:
+        """Withdraw a fact (never deleted); a timeline fact's key is re-resolved, so what it
+        had superseded can become current again. Returns the timeline fact, if it is one."""
+        if not isinstance(fact_id, int) or isinstance(fact_id, bool):
+            raise InvalidInput(f"a fact id is an integer, got {fact_id!r}")
+        if not isinstance(reason, str) or not reason.strip():
+            raise InvalidInput("a retraction needs a reason; it is kept in the history")
+        with self._tx() as cur:
+            return timeline_sql.retract(cur, fact_id, reason.strip(), _aware_now(now))
+
+    def facts(self, subject: str | None = None, attribute: str | None = None, *,
+              as_of: str | datetime | None = None, known_at: str | datetime | None = None,
+              user: str | None = None, limit: int = MAX_READ) -> TimelineAnswer:
+        """Timelines read as seed 002 §5 says: per key the facts valid at ``as_of`` (a partial
+        date means the end of that period), the whole history and the line. ``known_at``
+        reads belief time: what the store believed at that moment."""
+        user = user or self.user_id
+        if subject is not None:
+            subject = resolve_me(subject, user)
+        if not isinstance(limit, int) or not 1 <= limit <= MAX_READ:
+            raise InvalidInput(f"limit must be an integer from 1 to {MAX_READ}")
+        now = _aware_now(None)
+        label, instant = as_of_instant(as_of, now)
+        believed = _belief_time(known_at)
+        with self._tx() as cur:
+            keys = timeline_sql.read_keys(cur, _scopes(user), subject, attribute, limit)
+            if believed is not None:
+                keys = [k for k in (timeline_sql.as_known_at(cur, facts, believed)
+                                    for facts in keys) if k]
+        return TimelineAnswer(label, instant, tuple(_key(facts, instant) for facts in keys),
+                              known_at=believed)
+
+    def brief(self, question: str, *, as_of: str | datetime | None = None,
+              user: str | None = None) -> Brief:
+        """The facts part of an answer brief: the convention, one line per timeline the
+        question is about (as of the time it names, or ``as_of``), numbered citations."""
+        if not isinstance(question, str) or not question.strip():
+            raise InvalidInput("brief needs a non-empty question")
+        user = user or self.user_id
+        now = _aware_now(None)
+        label, instant = as_of_instant(as_of or as_of_from_question(question, now), now)
+        with self._tx() as cur:
+            timelines = self._timelines_about(cur, question, user)
+        return render_brief(question, [(f[0].subject, f[0].attribute, f[0].cardinality, f)
+                                       for f in timelines], instant, label)
+
+    def _timelines_about(self, cur: Any, question: str, user: str) -> list[list[TimelineFact]]:
+        candidates = attribute_candidates(question)
+        cur.execute("SELECT DISTINCT subject, attribute FROM facts WHERE attribute = ANY(%s) "
+                    "AND timeline_scope = ANY(%s)", (candidates, _scopes(user)))
+        keys = keys_about(question, [(r["subject"], r["attribute"]) for r in cur.fetchall()],
+                          resolve_me("me", user))
+        found = []
+        for subject, attribute in keys:
+            found += timeline_sql.read_keys(cur, _scopes(user), subject, attribute, MAX_READ)
+        return found
+
+
+def _key(facts: list[TimelineFact], instant: datetime) -> TimelineKey:
+    first = facts[0]
+    return TimelineKey(
+        first.subject, first.attribute, first.cardinality,
+        current_at(facts, instant, first.cardinality), history_order(facts),
+        render_line(first.subject, first.attribute, first.cardinality, facts, instant,
+                    cite=own_source))
+
+
+def _scope(shared: bool, user: str) -> str:
+    return "shared" if shared else "user:" + re.sub(r"[^a-z0-9-]", "-", user.lower())
+
+
+def _scopes(user: str) -> list[str]:
+    return [_scope(False, user), "shared"]
+
+
+def _aware_now(now: datetime | None) -> datetime:
+    if now is None:
+        return datetime.now(UTC)
+    if now.tzinfo is None:
+        raise InvalidInput("now must be timezone-aware")
+    return now
+
+
+def _belief_time(known_at: str | datetime | None) -> datetime | None:
+    if known_at is None:
+        return None
+    if isinstance(known_at, datetime):
+        return _aware_now(known_at)
+    # A partial date here too means the end of that period.
+    return as_of_instant(known_at, datetime.now(UTC))[1]

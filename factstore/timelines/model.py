@@ -1,0 +1,112 @@
+"""Plain data for timelines: one fact version, as stored, and what resolution decides."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+#: Timeline statuses and the verdicts they are stored as.
+STATUS_TO_VERDICT = {"current": "active", "superseded": "superseded",
+                     "disputed": "contested", "retracted": "withdrawn"}
+VERDICT_TO_STATUS = {v: k for k, v in STATUS_TO_VERDICT.items()}
+
+
+@dataclass(frozen=True)
+class TimelineFact:
+    """One stored fact version of a subject+attribute timeline."""
+
+    id: int
+    subject: str
+    attribute: str
+    value: str
+    unit: str | None
+    cardinality: str
+    #: as written (partial dates); None when the text gave no time
+    valid_from: str | None
+    valid_to: str | None
+    #: when the source said it (valid time is kept apart from this)
+    observed_at: datetime
+    last_confirmed_at: datetime
+    #: belief time: when the store learned it
+    recorded_at: datetime
+    source: str | None = None
+    quote: str | None = None
+    confidence: float | None = None
+    retracted: bool = False
+    # What the last resolution decided (as stored):
+    status: str = "current"
+    #: the effective end as written: its own valid_to, or the next fact's valid_from
+    effective_valid_to: str | None = None
+    superseded_by: int | None = None
+    supersedes: int | None = None
+
+    @property
+    def value_unit(self) -> tuple[str, str | None]:
+        return (self.value, self.unit)
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """Resolution's decision for one fact."""
+
+    id: int
+    status: str
+    effective_valid_to: str | None
+    superseded_by: int | None
+    supersedes: int | None
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """A whole key's resolution: every fact's decision and the disputed pairs."""
+
+    facts: tuple[Resolved, ...]
+    #: each dispute as a sorted pair of fact ids, with the rule that raised it ('rule-4'/'rule-6')
+    disputes: tuple[tuple[int, int, str], ...]
+
+    def by_id(self) -> dict[int, Resolved]:
+        return {r.id: r for r in self.facts}
+
+
+@dataclass(frozen=True)
+class TimelineKey:
+    """One subject+attribute timeline as read at an instant."""
+
+    subject: str
+    attribute: str
+    cardinality: str
+    #: the facts valid at the asked instant (one, or all disputed ones; many: every value)
+    current: tuple[TimelineFact, ...]
+    #: every fact of the key, newest valid_from first, then newest observed_at; retracted too
+    history: tuple[TimelineFact, ...]
+    #: the one-line form for a model, citing each fact by its own source
+    line: str
+
+
+@dataclass(frozen=True)
+class TimelineAnswer:
+    """What Store.facts answers: the keys, read as of an instant (and optionally known_at)."""
+
+    as_of: str
+    as_of_instant: datetime
+    keys: tuple[TimelineKey, ...]
+    #: belief time: the answer is what the store believed then (None: what it believes now)
+    known_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class FactWrite:
+    """What write_facts did with one fact of the request."""
+
+    id: int
+    #: created | corroborated
+    outcome: str
+    fact: TimelineFact
+    #: text fields redacted before storage, e.g. ({'field': 'quote', 'kinds': ['password']},)
+    redactions: tuple[dict, ...] = ()
+
+
+@dataclass(frozen=True)
+class WriteFactsResult:
+    document_id: int
+    facts: tuple[FactWrite, ...]
