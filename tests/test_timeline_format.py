@@ -14,6 +14,7 @@ from factstore.errors import InvalidInput
 from factstore.timelines import dates
 from factstore.timelines.format_v1 import (
     FACT_SCHEMA_FILE,
+    MAX_FACTS_PER_REQUEST,
     REQUEST_SCHEMA_FILE,
     FactsValidationError,
     FieldError,
@@ -105,6 +106,7 @@ def test_request_schema_envelope() -> None:
     assert props["format"] == {"const": 1}
     assert props["shared"] == {"type": "boolean"}
     assert props["facts"]["minItems"] == 1 and props["facts"]["maxItems"] == 50
+    assert MAX_FACTS_PER_REQUEST == 50
     assert props["facts"]["items"] == {"$ref": SEED_FACT_SCHEMA["$id"]}
 
 
@@ -328,7 +330,7 @@ def test_facts_max_items() -> None:
         {"subject": "me", "attribute": "a", "value": str(i)} for i in range(51)]}
     error = only_error(body)
     assert error.path == "facts"
-    assert error.reason.startswith("at most 50 facts per request; split it")
+    assert error.reason == "at most 50 facts per request; split it (got 51)"
 
 
 def test_facts_min_items() -> None:
@@ -384,7 +386,8 @@ def test_valid_to_alone_is_fine() -> None:
 
 
 @pytest.mark.parametrize(("field", "value"), [
-    ("subject", "person/nick\n"), ("valid_from", "2025\n"), ("valid_from", "٢٠٢٥")])
+    ("subject", "person/nick\n"), ("valid_from", "2025\n"), ("valid_from", "٢٠٢٥"),
+    ("observed_at", "2026-10-15T09:12:00Z\n")])
 def test_python_regex_loopholes_are_closed(field: str, value: str) -> None:
     # jsonschema runs patterns with Python's re, where $ matches before a final newline and
     # \d matches any Unicode digit; the schema (ECMA-262) allows neither.

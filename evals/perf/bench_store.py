@@ -69,6 +69,7 @@ DIAGNOSTIC_METHODS: dict[str, Callable[..., Any]] = {
     "explain_recall": diagnostics.explain_recall,
     "hnsw_insert_cost": diagnostics.hnsw_insert_cost,
     "shared_index_probe": diagnostics.shared_index_probe,
+    "storage_stats": diagnostics.storage_stats,
 }
 
 
@@ -322,14 +323,19 @@ def say(message: str) -> None:
     print(f"[{clock}] {message}", file=sys.stderr, flush=True)
 
 
-def unit_variants(base: np.ndarray, rng: np.random.Generator, cos_low: float,
-                  cos_high: float) -> np.ndarray:
+#: cosine of a synthetic vector to the real sentence vector it varies: small noise, a close
+#: paraphrase (two variants of one sentence then sit at about 0.67-0.94 to each other)
+VARIANT_COSINE: tuple[float, float] = (0.82, 0.97)
+
+
+def unit_variants(base: np.ndarray, rng: np.random.Generator,
+                  cosine: tuple[float, float] = VARIANT_COSINE) -> np.ndarray:
     """Noisy unit vectors around each row of ``base``, each at a cosine drawn from a range.
 
     Gaussian noise is made orthogonal to its base before mixing, so the cosine to the base is
-    exactly the drawn value (a paraphrase-like 0.82-0.97 by default) instead of depending on
-    the noise's accidental alignment.
+    exactly the drawn value instead of depending on the noise's accidental alignment.
     """
+    cos_low, cos_high = cosine
     noise = rng.standard_normal(base.shape).astype(np.float32)
     noise -= np.sum(noise * base, axis=1, keepdims=True) * base
     noise /= np.linalg.norm(noise, axis=1, keepdims=True)
@@ -347,6 +353,7 @@ class Bench:
     embedder: LocalEmbedder
     keep: bool
     quick: bool
+    cosine: tuple[float, float] = VARIANT_COSINE
     seed: int = 20261201
 
     @contextmanager
@@ -397,6 +404,19 @@ def base_corpus(bench: Bench) -> tuple[list[tuple[Kind, str]], np.ndarray, float
     return sentences, vectors, rate
 
 
+def kind_homophily(sentences: list[tuple[Kind, str]], base: np.ndarray, k: int = 10) -> float:
+    """Share of each real sentence's k nearest other sentences that have its kind.
+
+    How far MiniLM neighbourhoods follow kind rather than topic: at 1/7 (0.14) kind would be
+    invisible in the embedding; at 1.0 a same-kind filter would never discard a neighbour.
+    """
+    kinds = np.array([KINDS.index(kind) for kind, _ in sentences])
+    similarity = base @ base.T
+    np.fill_diagonal(similarity, -np.inf)
+    nearest = np.argpartition(-similarity, k, axis=1)[:, :k]
+    return round(float((kinds[nearest] == kinds[:, None]).mean()), 4)
+
+
 @dataclass
 class Synthetic:
     """N synthetic facts: their records, vectors and what the benchmark must remember of them."""
@@ -409,7 +429,7 @@ class Synthetic:
 
 
 def synthetic_facts(size: int, sentences: list[tuple[Kind, str]], base: np.ndarray,
-                    seed: int) -> Synthetic:
+                    seed: int, cosine: tuple[float, float]) -> Synthetic:
     """``size`` facts: each a noisy variant of a base sentence, keeping that sentence's kind.
 
     A variant keeps its base's kind because it stands for a rewording of that sentence. Three
@@ -418,7 +438,7 @@ def synthetic_facts(size: int, sentences: list[tuple[Kind, str]], base: np.ndarr
     """
     rng = np.random.default_rng(seed + size)
     picks = rng.integers(0, len(sentences), size=size)
-    vectors = unit_variants(base[picks], rng, 0.82, 0.97)
+    vectors = unit_variants(base[picks], rng, cosine)
     kinds = np.array([KINDS.index(sentences[i][0]) for i in picks])
     verdicts = rng.choice(np.array(["active", "parked", "withdrawn"]), size=size,
                           p=(0.90, 0.05, 0.05))
@@ -455,13 +475,38 @@ def load(store: Store, data: Synthetic, batch: int) -> tuple[np.ndarray, dict[st
 
 # -- the phases ---------------------------------------------------------------------------------
 
+#: remember() outcomes that insert a new fact row (recaptured / unchanged only add evidence)
+INSERTING_OUTCOMES = frozenset(("written", "contested", "superseded-prior", "ground-truth-won",
+                                "ground-truth-lost"))
+
+
+def settled_stats(store: Store, min_inserted: int, timeout: float = 15.0) -> tuple[Any, bool]:
+    """Storage stats once the facts insert counter reaches ``min_inserted`` (or the timeout).
+
+    Postgres publishes a backend's row counters only when it flushes them (at most every
+    second, or after ~10 s idle), so a counter read straight after a write can be behind.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        stats = _diag(store, "storage_stats")
+        if stats.facts_inserted >= min_inserted:
+            return stats, True
+        if time.monotonic() > deadline:
+            return stats, False
+        time.sleep(0.5)
+
+
 def measure_remember(store: Store, embedder: TimedEmbedder, extractor: TimedExtractor,
-                     captures: Sequence[str]) -> dict[str, Any]:
+                     captures: Sequence[str], prior_facts: int = 0) -> dict[str, Any]:
     """remember() each capture; split its wall time into embedding, extraction and the rest.
 
     "The rest" is the database stage (documents floor, tags, density check, triage, the
-    inserts and their HNSW insert, commit) plus the write path's pure-Python stages.
+    inserts and their HNSW insert, commit) plus the write path's pure-Python stages. The
+    facts table's row counters, read before and after, show how many row versions (and so
+    HNSW inserts) the captures cost: one per new fact, plus one per non-HOT update of a fact
+    that stays in its partial index (a verdict moving to contested).
     """
+    before, _ = settled_stats(store, prior_facts)
     walls: list[float] = []
     embeds: list[float] = []
     extracts: list[float] = []
@@ -478,8 +523,14 @@ def measure_remember(store: Store, embedder: TimedEmbedder, extractor: TimedExtr
         outcomes.update(o.outcome for o in result.outcomes)
     wall, embed, extract, total = sum(walls), sum(embeds), sum(extracts), sum(facts)
     with_facts = [i for i, n in enumerate(facts) if n]
+    inserted = sum(n for outcome, n in outcomes.items() if outcome in INSERTING_OUTCOMES)
+    after, settled = settled_stats(store, before.facts_inserted + inserted)
     return {
         "captures": len(captures), "facts": total, "outcomes": dict(outcomes),
+        "fact_rows": {"inserted": after.facts_inserted - before.facts_inserted,
+                      "updated": after.facts_updated - before.facts_updated,
+                      "hot_updated": after.facts_hot_updated - before.facts_hot_updated,
+                      "counters_settled": settled},
         "captures_per_s": round(len(captures) / wall, 2),
         "facts_per_s": round(total / wall, 2),
         "remember_ms": summary(walls),
@@ -508,11 +559,11 @@ def measure_query_embedding(embedder: LocalEmbedder, count: int) -> dict[str, An
 
 
 def measure_recall(store: Store, embedder: TimedEmbedder, base: np.ndarray, count: int,
-                   rng: np.random.Generator) -> dict[str, Any]:
+                   rng: np.random.Generator, cosine: tuple[float, float]) -> dict[str, Any]:
     """recall() latency for noisy-variant query vectors (planted, so no model time)."""
     warmup = 10
     picks = rng.integers(0, len(base), size=count + warmup)
-    vectors = unit_variants(base[picks], rng, 0.82, 0.97)
+    vectors = unit_variants(base[picks], rng, cosine)
     times: list[float] = []
     layers: Counter[str] = Counter()
     items: list[int] = []
@@ -541,7 +592,8 @@ class DensityQuery:
 
 
 def density_queries(sentences: list[tuple[Kind, str]], base: np.ndarray, count: int,
-                    rng: np.random.Generator) -> list[DensityQuery]:
+                    rng: np.random.Generator, cosine: tuple[float, float]
+                    ) -> list[DensityQuery]:
     """Half asking for the vector's own kind, half for another kind.
 
     A new fact's same-kind neighbours are not always its nearest: "we decided on Postgres"
@@ -549,7 +601,7 @@ def density_queries(sentences: list[tuple[Kind, str]], base: np.ndarray, count: 
     a filter after the graph search throws most of the candidates away.
     """
     picks = rng.integers(0, len(base), size=count)
-    vectors = unit_variants(base[picks], rng, 0.82, 0.97)
+    vectors = unit_variants(base[picks], rng, cosine)
     out = []
     for i, (pick, vector) in enumerate(zip(picks, vectors, strict=True)):
         own = sentences[pick][0]
@@ -574,9 +626,25 @@ def split_recall(queries: Sequence[DensityQuery], scores: Sequence[float]) -> di
             "cross_kind": mean([s for q, s in zip(queries, scores, strict=True) if not q.matched])}
 
 
+def near_recall(found: Sequence[int], exact: Any, threshold: float) -> float | None:
+    """Share of the exact neighbours at or above the density threshold that were found.
+
+    These are the only neighbours the density check acts on (conflict candidates); None when
+    the exact answer has none.
+    """
+    near = [i for i, s in zip(exact.ids, exact.similarities, strict=True) if s >= threshold]
+    return len(set(found) & set(near)) / len(near) if near else None
+
+
+def near_summary(values: Sequence[float | None]) -> dict[str, float | int | None]:
+    scored = [v for v in values if v is not None]
+    return {"mean": round(float(np.mean(scored)), 4) if scored else None,
+            "queries_with_near_duplicates": len(scored)}
+
+
 def measure_density(store: Store, data: Synthetic, ids: np.ndarray,
                     queries: Sequence[DensityQuery], k: int = 10
-                    ) -> tuple[dict[str, Any], list[tuple[int, ...]]]:
+                    ) -> tuple[dict[str, Any], list[Any]]:
     """The density check's kNN through its partial index vs an exact scan; recall@k.
 
     Also checked in numpy, from the vectors the benchmark loaded: the exact scan's answer
@@ -586,7 +654,9 @@ def measure_density(store: Store, data: Synthetic, ids: np.ndarray,
     for q in queries[:5]:  # warm the kind indexes and the plan path
         _diag(store, "density_probe", q.kind, q.vector, k)
     hnsw_times, exact_times, scores, agreement, pass_rates = [], [], [], [], []
-    exact_ids: list[tuple[int, ...]] = []
+    near: list[float | None] = []
+    exacts: list[Any] = []
+    threshold = store.settings.density_threshold
     row_of = {int(fact_id): row for row, fact_id in enumerate(ids)}
     for q in queries:
         hnsw = _diag(store, "density_probe", q.kind, q.vector, k)
@@ -594,7 +664,8 @@ def measure_density(store: Store, data: Synthetic, ids: np.ndarray,
         hnsw_times.append(hnsw.seconds)
         exact_times.append(exact.seconds)
         scores.append(recall_at(hnsw.ids, exact.ids))
-        exact_ids.append(exact.ids)
+        near.append(near_recall(hnsw.ids, exact, threshold))
+        exacts.append(exact)
         similarity = data.vectors @ q.vector
         eligible = (data.kinds == KINDS.index(q.kind)) & data.live
         truth = np.flatnonzero(eligible)[np.argsort(-similarity[eligible])[:k]]
@@ -605,9 +676,33 @@ def measure_density(store: Store, data: Synthetic, ids: np.ndarray,
         "queries": len(queries), "k": k, "ef_search": store.settings.ef_search,
         "hnsw_ms": summary(hnsw_times), "exact_ms": summary(exact_times),
         "recall_at_k": split_recall(queries, scores),
+        "near_duplicate_recall": near_summary(near), "density_threshold": threshold,
+        "exact_top_k_similarity": {
+            "matched_kind": round(float(np.median([s for q, e in zip(queries, exacts, strict=True)
+                                                   if q.matched for s in e.similarities])), 3),
+            "cross_kind": round(float(np.median([s for q, e in zip(queries, exacts, strict=True)
+                                                 if not q.matched for s in e.similarities])), 3)},
         "exact_vs_numpy_agreement": round(float(np.mean(agreement)), 4),
         "filter_pass_rate_top100": split_recall(queries, pass_rates),
-    }, exact_ids
+    }, exacts
+
+
+def measure_ef_sweep(store: Store, queries: Sequence[DensityQuery], exacts: Sequence[Any],
+                     efs: Sequence[int] = (40, 100, 200, 400), k: int = 10) -> dict[str, Any]:
+    """The density check's recall@k and latency as hnsw.ef_search varies (setting: 100)."""
+    out = {}
+    threshold = store.settings.density_threshold
+    for ef in efs:
+        answers = [_diag(store, "density_probe", q.kind, q.vector, k, ef_search=ef)
+                   for q in queries]
+        out[str(ef)] = {
+            "recall_at_k": split_recall(queries, [recall_at(a.ids, e.ids)
+                                                  for a, e in zip(answers, exacts, strict=True)]),
+            "near_duplicate_recall": near_summary(
+                [near_recall(a.ids, e, threshold) for a, e in zip(answers, exacts, strict=True)]),
+            "latency_ms": summary([a.seconds for a in answers]),
+        }
+    return out
 
 
 def measure_plans(store: Store, query: DensityQuery, vector: np.ndarray) -> dict[str, Any]:
@@ -622,14 +717,17 @@ def measure_plans(store: Store, query: DensityQuery, vector: np.ndarray) -> dict
 
 
 def measure_shared_index(store: Store, queries: Sequence[DensityQuery],
-                         exact_ids: Sequence[tuple[int, ...]], k: int = 10) -> dict[str, Any]:
+                         exacts: Sequence[Any], k: int = 10) -> dict[str, Any]:
     """The same probes through one temporary shared HNSW index (rolled back afterwards)."""
     probe = _diag(store, "shared_index_probe", [(q.kind, q.vector) for q in queries], k)
     modes = {}
+    threshold = store.settings.density_threshold
     for mode, answers in probe.results.items():
-        scores = [recall_at(a.ids, truth) for a, truth in zip(answers, exact_ids, strict=True)]
+        pairs = list(zip(answers, exacts, strict=True))
         modes[mode] = {
-            "recall_at_k": split_recall(queries, scores),
+            "recall_at_k": split_recall(queries, [recall_at(a.ids, e.ids) for a, e in pairs]),
+            "near_duplicate_recall": near_summary([near_recall(a.ids, e, threshold)
+                                                   for a, e in pairs]),
             "latency_ms": summary([a.seconds for a in answers]),
             "short_answers": sum(len(a.ids) < k for a in answers),
         }
@@ -638,9 +736,10 @@ def measure_shared_index(store: Store, queries: Sequence[DensityQuery],
 
 
 def measure_insert_cost(store: Store, base: np.ndarray, prefill: int, count: int,
-                        rng: np.random.Generator) -> dict[str, Any]:
+                        rng: np.random.Generator, cosine: tuple[float, float]
+                        ) -> dict[str, Any]:
     """One HNSW insert, on a scratch index the size of one kind's partial index."""
-    vectors = unit_variants(base[rng.integers(0, len(base), size=count)], rng, 0.82, 0.97)
+    vectors = unit_variants(base[rng.integers(0, len(base), size=count)], rng, cosine)
     cost = _diag(store, "hnsw_insert_cost", vectors, prefill)
     return {"prefill": cost.prefill, "inserts": cost.inserts,
             "plain_insert_ms": round(1000 * cost.plain_median_s, 3),
@@ -686,24 +785,30 @@ def run_size(bench: Bench, plan: Plan, size: int, sentences: list[tuple[Kind, st
     rng = np.random.default_rng(bench.seed + 7 * size)
     out: dict[str, Any] = {}
     with bench.store(f"n{size}") as (store, embedder, extractor):
-        data = synthetic_facts(size, sentences, base, bench.seed)
+        data = synthetic_facts(size, sentences, base, bench.seed, bench.cosine)
         say(f"size {size:,}: loading with import_facts")
         ids, out["load"] = load(store, data, plan.load_batch)
-        queries = density_queries(sentences, base, plan.density_queries, rng)
+        queries = density_queries(sentences, base, plan.density_queries, rng, bench.cosine)
         out["plans"] = measure_plans(store, queries[0], queries[1].vector)
         say(f"size {size:,}: recall x{plan.recall_queries}")
-        out["recall"] = measure_recall(store, embedder, base, plan.recall_queries, rng)
+        out["recall"] = measure_recall(store, embedder, base, plan.recall_queries, rng,
+                                       bench.cosine)
         say(f"size {size:,}: density check x{len(queries)} (HNSW and exact)")
-        out["density"], exact_ids = measure_density(store, data, ids, queries)
+        out["density"], exacts = measure_density(store, data, ids, queries)
         per_kind = int(data.retrievable.sum()) // len(KINDS)
         say(f"size {size:,}: HNSW insert cost (scratch index of {per_kind:,})")
-        out["hnsw_insert"] = measure_insert_cost(store, base, per_kind, plan.insert_probes, rng)
+        out["hnsw_insert"] = measure_insert_cost(store, base, per_kind, plan.insert_probes, rng,
+                                                 bench.cosine)
         if largest:
+            say(f"size {size:,}: density check ef_search sweep")
+            out["ef_search_sweep"] = measure_ef_sweep(store, queries, exacts)
             say(f"size {size:,}: shared unfiltered HNSW index (temporary, rolled back)")
-            out["shared_index"] = measure_shared_index(store, queries, exact_ids)
+            out["shared_index"] = measure_shared_index(store, queries, exacts)
+        stats, _ = settled_stats(store, size)
+        out["storage_mb"] = {name: round(b / 2**20, 1) for name, b in stats.relation_bytes.items()}
         say(f"size {size:,}: remember x{plan.captures_at_size} on top")
         captures = make_captures(plan.captures_at_size, bench.seed + size)
-        out["remember"] = measure_remember(store, embedder, extractor, captures)
+        out["remember"] = measure_remember(store, embedder, extractor, captures, size)
         shape = store.describe()
         out["facts_by_kind"] = {kind: sum(v.values())
                                 for kind, v in shape.facts_by_kind_verdict.items()}
@@ -719,6 +824,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--home", help="FACTSTORE_HOME for the benchmark's embedded server "
                                        "and the vector cache (default .factstore/bench)")
     parser.add_argument("--keep", action="store_true", help="keep the throwaway databases")
+    parser.add_argument("--variant-cosine", default="{},{}".format(*VARIANT_COSINE),
+                        help="LOW,HIGH cosine of each synthetic vector to its real sentence "
+                             "(default %(default)s; lower spreads the variants apart)")
     parser.add_argument("--out", help=f"where to write the JSON results (default {RESULTS.name}"
                                       f", or {QUICK_RESULTS.name} with --quick, so a quick run "
                                       "never overwrites the full run's figures)")
@@ -727,7 +835,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     home = server.factstore_home(args.home or ROOT / ".factstore" / "bench")
     say(f"embedded Postgres under {home}")
-    bench = Bench(server.embedded_admin_dsn(home), home, LocalEmbedder(), args.keep, args.quick)
+    cosine = tuple(float(x) for x in args.variant_cosine.split(","))
+    if len(cosine) != 2 or not 0 < cosine[0] <= cosine[1] < 1:
+        raise SystemExit("--variant-cosine needs LOW,HIGH with 0 < LOW <= HIGH < 1")
+    bench = Bench(server.embedded_admin_dsn(home), home, LocalEmbedder(), args.keep, args.quick,
+                  (cosine[0], cosine[1]))
     load_start = os.getloadavg()
     if load_start[0] > 1.0:
         say(f"warning: load average {load_start[0]:.2f} before starting; on a small machine "
@@ -756,7 +868,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         }
     sentences, base, rate = base_corpus(bench)
     results["base_corpus"] = {"sentences": len(sentences),
-                              "batch_embed_sentences_per_s": rate and round(rate, 1)}
+                              "batch_embed_sentences_per_s": rate and round(rate, 1),
+                              "kind_homophily_at_10": kind_homophily(sentences, base),
+                              "variant_cosine": list(bench.cosine)}
     results["by_size"] = {}
     for size in plan.sizes:
         results["by_size"][str(size)] = run_size(bench, plan, size, sentences, base,
@@ -775,69 +889,105 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def render(results: dict[str, Any]) -> str:
-    """The human-readable table (stdout)."""
+    """The human-readable tables (stdout)."""
     m = results["machine"]
     rem = results["remember_empty"]
+    corpus = results["base_corpus"]
     lines = [
         f"factstore store benchmark, {results['date']}: {m['cpus']} cores, Postgres "
         f"{m['postgres']}, pgvector {m['pgvector']}, {m['embedder']} ({m['embedding_dim']}-d), "
         f"extractor {m['extractor']}, ef_search {m['settings']['ef_search']}",
-        f"load average {m['loadavg_start']} -> {m['loadavg_end']}; "
-        f"total {results['elapsed_s']:.0f} s",
+        f"load average {m['loadavg_start']} -> {m['loadavg_end']}; total "
+        f"{results['elapsed_s']:.0f} s; synthetic variants at cosine {corpus['variant_cosine']} "
+        f"to {corpus['sentences']:,} real sentences (kind homophily@10 "
+        f"{corpus['kind_homophily_at_10']:.2f})",
         "",
         f"a. remember() on an empty store: {rem['captures']} captures, {rem['facts']} facts",
         f"   {rem['captures_per_s']:.1f} captures/s, {rem['facts_per_s']:.1f} facts/s; "
-        f"per capture median {_ms(rem['remember_ms'])}",
+        f"per capture {_ms(rem['remember_ms'])}",
         f"   embedding {100 * rem['embed_share']:.0f}% of wall time, extraction "
         f"{100 * rem['extract_share']:.1f}%; one query embedding "
         f"{_ms(results['query_embedding_ms'])}",
-        f"b. per fact, remember minus embedding: {_ms(rem['write_ms_per_fact'])} "
-        f"(database stage alone {_ms(rem['db_ms_per_fact'])})",
+        f"b. per fact, remember minus embedding: {_ms(rem['write_ms_per_fact'])}; "
+        f"database stage alone {_ms(rem['db_ms_per_fact'])}",
+        f"   fact row versions: {_rows(rem)}",
         "",
     ]
     header = (f"{'facts':>8} | {'load f/s':>8} | {'recall ms':>13} | {'density HNSW':>13} | "
-              f"{'density exact':>13} | {'recall@10':>20} | {'HNSW ins':>8} | "
-              f"{'remember':>13} | {'write/fact':>13}")
-    lines += ["c/d. by store size (median / p90 ms; recall@10 all (matched, cross-kind))",
+              f"{'density exact':>15} | {'recall@10 all (same, cross)':>27} | {'near-dup':>8} | "
+              f"{'HNSW ins':>8} | {'remember ms':>13} | {'write/fact ms':>13}")
+    lines += ["c/d. by store size (latencies median / p90 ms; recall@10 of the density check "
+              "vs exact; near-dup = recall of exact neighbours >= the density threshold)",
               header, "-" * len(header)]
     for size, r in results["by_size"].items():
-        rc = r["density"]["recall_at_k"]
+        d = r["density"]
         lines.append(
             f"{int(size):>8,} | {r['load']['facts_per_s']:>8,.0f} | "
-            f"{_pair(r['recall']['latency_ms']):>13} | {_pair(r['density']['hnsw_ms']):>13} | "
-            f"{_pair(r['density']['exact_ms']):>13} | "
-            f"{rc['all']:.3f} ({rc['matched_kind']:.3f}, {rc['cross_kind']:.3f}) | "
-            f"{r['hnsw_insert']['hnsw_insert_ms']:>6.2f}ms | {_pair(r['remember']['remember_ms']):>13} | "
+            f"{_pair(r['recall']['latency_ms']):>13} | {_pair(d['hnsw_ms']):>13} | "
+            f"{_pair(d['exact_ms']):>15} | {_recall(d['recall_at_k']):>27} | "
+            f"{_near(d['near_duplicate_recall']):>8} | "
+            f"{r['hnsw_insert']['hnsw_insert_ms']:>6.2f}ms | "
+            f"{_pair(r['remember']['remember_ms']):>13} | "
             f"{_pair(r['remember']['write_ms_per_fact']):>13}")
     for size, r in results["by_size"].items():
+        lines.append(f"{int(size):>8,}: HNSW insert measured on a scratch index of "
+                     f"{r['hnsw_insert']['prefill']:,} rows; remember on top: {_rows(r['remember'])}"
+                     f"; exact top-10 similarity median same-kind "
+                     f"{r['density']['exact_top_k_similarity']['matched_kind']:.2f}, cross-kind "
+                     f"{r['density']['exact_top_k_similarity']['cross_kind']:.2f}")
+    for size, r in results["by_size"].items():
+        sweep = r.get("ef_search_sweep")
+        if sweep:
+            lines += ["", f"d. density check vs hnsw.ef_search at {int(size):,} facts "
+                          "(the store's setting is 100)",
+                      f"   {'ef_search':>9} | {'recall@10 all (same, cross)':>27} | "
+                      f"{'near-dup':>8} | {'latency ms':>13}"]
+            for ef, e in sweep.items():
+                lines.append(f"   {ef:>9} | {_recall(e['recall_at_k']):>27} | "
+                             f"{_near(e['near_duplicate_recall']):>8} | "
+                             f"{_pair(e['latency_ms']):>13}")
         shared = r.get("shared_index")
         if not shared:
             continue
         lines += ["", f"d. the rejected design at {int(size):,} facts: one shared unfiltered "
                       f"HNSW index (built in {shared['build_s']:.0f} s, rolled back; plan uses "
-                      f"{', '.join(shared['indexes']) or '?'})"]
+                      f"{', '.join(shared['indexes']) or '?'})",
+                  f"   {'index':<38} | {'recall@10 all (same, cross)':>27} | {'near-dup':>8} | "
+                  f"{'latency ms':>13} | short answers"]
         partial = r["density"]
-        lines.append(f"   {'index':<32} | {'recall@10 all':>13} | {'matched':>7} | "
-                     f"{'cross':>7} | {'latency ms':>13} | short answers")
-        lines.append(f"   {'partial per-kind (schema)':<32} | "
-                     f"{partial['recall_at_k']['all']:>13.3f} | "
-                     f"{partial['recall_at_k']['matched_kind']:>7.3f} | "
-                     f"{partial['recall_at_k']['cross_kind']:>7.3f} | "
-                     f"{_pair(partial['hnsw_ms']):>13} |")
-        for mode, s in shared["modes"].items():
-            lines.append(f"   {'shared, iterative ' + mode:<32} | {s['recall_at_k']['all']:>13.3f} | "
-                         f"{s['recall_at_k']['matched_kind']:>7.3f} | "
-                         f"{s['recall_at_k']['cross_kind']:>7.3f} | "
-                         f"{_pair(s['latency_ms']):>13} | {s['short_answers']}")
+        lines.append(f"   {'partial per-kind (the schema)':<38} | "
+                     f"{_recall(partial['recall_at_k']):>27} | "
+                     f"{_near(partial['near_duplicate_recall']):>8} | "
+                     f"{_pair(partial['hnsw_ms']):>13} | 0")
+        for mode, sm in shared["modes"].items():
+            lines.append(f"   {'shared, iterative_scan ' + mode:<38} | "
+                         f"{_recall(sm['recall_at_k']):>27} | "
+                         f"{_near(sm['near_duplicate_recall']):>8} | "
+                         f"{_pair(sm['latency_ms']):>13} | {sm['short_answers']}")
     return "\n".join(lines)
 
 
 def _ms(s: dict[str, float | int]) -> str:
-    return f"{s['median']:.2f} ms (p90 {s['p90']:.2f})"
+    return f"median {s['median']:.2f} ms (p90 {s['p90']:.2f})"
 
 
 def _pair(s: dict[str, float | int]) -> str:
     return f"{s['median']:.2f} / {s['p90']:.2f}"
+
+
+def _recall(r: dict[str, float]) -> str:
+    return f"{r['all']:.3f} ({r['matched_kind']:.3f}, {r['cross_kind']:.3f})"
+
+
+def _near(n: dict[str, Any]) -> str:
+    return "n/a" if n["mean"] is None else f"{n['mean']:.3f}"
+
+
+def _rows(r: dict[str, Any]) -> str:
+    rows = r["fact_rows"]
+    note = "" if rows["counters_settled"] else " (counters had not settled)"
+    return (f"{rows['inserted']} inserted, {rows['updated']} updated "
+            f"({rows['hot_updated']} HOT) for {r['facts']} facts{note}")
 
 
 if __name__ == "__main__":

@@ -243,7 +243,7 @@ def _convert(error: ValidationError) -> list[FieldError]:
     elif kind == "format":
         reason = f"{field} must be a valid {error.validator_value}; got {_short(value)}"
     elif kind == "maxItems" and parts == ["facts"]:
-        reason = (f"at most {MAX_FACTS_PER_REQUEST} facts per request; split it "
+        reason = (f"at most {error.validator_value} facts per request; split it "
                   f"(got {len(value)})")
     elif kind == "minItems" and parts == ["facts"]:
         reason = "facts must hold at least one fact; the list is empty"
@@ -341,7 +341,12 @@ def _schema_pattern(field: str) -> str:
 
 
 def _to_datetime(text: str) -> datetime | None:
-    """An RFC 3339 timestamp as an aware datetime (RFC 3339 allows lowercase 't'/'z')."""
+    """An RFC 3339 timestamp as an aware datetime (RFC 3339 allows lowercase 't'/'z').
+
+    None for text rfc3339-validator passed but is not one: its ``$`` lets a trailing
+    newline through."""
+    if text != text.strip():
+        return None
     try:
         return datetime.fromisoformat(text.upper().replace("Z", "+00:00"))
     except ValueError:
