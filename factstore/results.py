@@ -188,6 +188,8 @@ class RecallResult:
     layer: str
     items: tuple[RecallItem, ...]
     best_fact_similarity: float | None
+    #: the lines of the timelines the query is about, read as of the time it names
+    timelines: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

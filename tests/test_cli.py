@@ -45,6 +45,10 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "registry_tags": ("tags", "list"),
     "open_questions": ("questions", "list"),
     "update_open_question": ("questions", "update"),
+    "write_facts": ("facts", "write"),
+    "facts": ("facts", "show"),
+    "retract": ("facts", "retract"),
+    "brief": ("facts", "brief"),
 }
 
 GREEN = "sample-svc is green right now"
@@ -347,3 +351,53 @@ def test_demo_command_resets_its_database(run: Run, admin_dsn: str) -> None:
             assert report["interrupt"]["conflict_id"] == 1
     finally:
         server.drop_database(admin_dsn, cli.DEMO_DATABASE)
+
+
+# -- timelines -----------------------------------------------------------------------------
+
+
+def _request(tmp_path: Path, *facts: dict[str, Any]) -> str:
+    path = tmp_path / f"request-{len(list(tmp_path.iterdir()))}.json"
+    path.write_text(json.dumps({"format": 1, "facts": list(facts)}))
+    return str(path)
+
+
+def _shoe(value: str, valid_from: str, observed: str) -> dict[str, Any]:
+    return {"subject": "person/nick", "attribute": "shoe_size", "value": value, "unit": "EU",
+            "valid_from": valid_from, "observed_at": observed, "source": f"note:{value}"}
+
+
+def test_facts_write_show_and_retract(run: Run, tmp_path: Path) -> None:
+    out = run("facts", "write", _request(tmp_path, _shoe("40", "2025", "2025-03-02T10:00:00Z")))
+    assert "created" in out.stdout
+    written = _json(run("--json", "facts", "write",
+                        _request(tmp_path, _shoe("41", "2026", "2026-10-15T09:12:00Z"))))
+    new_id = written["facts"][0]["id"]
+    out = run("facts", "show", "--subject", "person/nick").stdout
+    assert ("shoe_size(person/nick) = 41 EU [valid 2026..now, observed 2026-10-15, source "
+            "note:41] (was 40 EU 2025..2026)") in out
+    out = run("facts", "show", "--subject", "person/nick", "--as-of", "2025").stdout
+    assert "= 40 EU [valid 2025..2026" in out and "(later 41 EU 2026..now)" in out
+    md = run("facts", "show", "--markdown", "--show-stale").stdout
+    assert md.startswith("## Facts\n") and "### History" in md
+    run("facts", "retract", str(new_id), "--reason", "wrong person")
+    answer = _json(run("--json", "facts", "show", "--attribute", "shoe_size"))
+    assert [f["value"] for f in answer["keys"][0]["current"]] == ["40"]
+    brief = _json(run("--json", "facts", "brief", "what was nick's shoe size in 2025?"))
+    assert brief["lines"][0].startswith("shoe_size(person/nick) = 40 EU")
+
+
+def test_facts_known_at_reads_belief_time(run: Run, tmp_path: Path) -> None:
+    run("facts", "write", _request(tmp_path, _shoe("40", "2025", "2025-03-02T10:00:00Z")))
+    answer = _json(run("--json", "facts", "show", "--known-at", "2001"))
+    assert answer["keys"] == [] and answer["known_at"].startswith("2001-12-31")
+
+
+def test_facts_write_errors_list_every_problem(run: Run, tmp_path: Path) -> None:
+    bad = _request(tmp_path, {"subject": "Nick", "attribute": "x", "value": ""})
+    result = run("facts", "write", bad, code=2)
+    assert "error:" in result.stderr and "facts[0].subject" in result.stderr
+    assert "facts[0].value" in result.stderr
+    result = run("facts", "write", str(tmp_path / "missing.json"), code=2)
+    assert "cannot read" in result.stderr
+    assert _json(run("--json", "facts", "show"))["keys"] == []

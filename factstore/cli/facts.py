@@ -14,7 +14,6 @@ from rich.table import Table
 from factstore.cli.shell import _emit, _state, _store
 from factstore.errors import InvalidInput
 from factstore.timelines.model import TimelineAnswer, WriteFactsResult
-from factstore.timelines.render import render_markdown
 
 __all__ = ["facts_app"]
 
@@ -86,11 +85,24 @@ def facts_show(
     """Timelines as of a time, on both axes, as lines and history (or Markdown)."""
     answer = _store(ctx).facts(subject, attribute, as_of=as_of, known_at=known_at)
     if markdown:
-        text = render_markdown([f for k in answer.keys for f in k.history],
-                               answer.as_of_instant, show_stale=show_stale)
+        text = answer.markdown(show_stale=show_stale)
         typer.echo(json.dumps({"markdown": text}) if _state(ctx).options.json else text, nl=False)
         return
     _emit(ctx, answer, lambda c: render_answer(c, answer))
+
+
+@facts_app.command("brief")
+def facts_brief(
+    ctx: typer.Context,
+    question: Annotated[str, typer.Argument(help="e.g. \"what was my shoe size in 2025?\"")],
+    as_of: Annotated[str | None, typer.Option(
+        "--as-of", help="read as of this time (default: the time the question names, or now)")
+    ] = None,
+) -> None:
+    """The facts part of an answer brief: convention, lines with F1.. citations."""
+    brief = _store(ctx).brief(question, as_of=as_of)
+    _emit(ctx, brief, lambda c: c.print(escape(brief.text) if brief.text
+                                        else "no timeline is about that question"))
 
 
 @facts_app.command("retract")

@@ -144,6 +144,8 @@ def render_recall(console: Console, result: RecallResult) -> None:
     console.print(f"recall [bold]{escape(_quote(result.query))}[/bold] → answered by the "
                   f"[bold]{result.layer}[/bold] layer ({escape(meaning)}; best fact similarity "
                   f"{_sim(result.best_fact_similarity)})")
+    for line in result.timelines:
+        console.print(f"timeline: {escape(line)}")
     if not result.items:
         console.print("[dim]no items served[/dim]")
         return

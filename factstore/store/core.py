@@ -5,6 +5,7 @@ Every method is one transaction: a call that raises has written nothing.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -60,7 +61,7 @@ from factstore.writepath.prepare import prepare_capture
 TOOLS = (
     "describe", "remember", "recall", "resolve_conflict", "resolve_both_stand",
     "open_conflicts", "registry_query", "registry_add_leaf", "registry_propose_root",
-    "open_questions", "update_open_question",
+    "open_questions", "update_open_question", "write_facts", "retract", "facts", "brief",
 )
 MAX_CAPTURE_CHARS = 1_000_000
 
@@ -224,9 +225,11 @@ class Store(TimelineTools):
         if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 1000:
             raise InvalidInput(f"k must be an integer from 1 to 1000, got {k!r}")
         vector = self._embed([query])[0]
+        when = _instant("now", now) or _now()
         with self._tx() as cur:
-            return recall_sql.recall(cur, query, vector, k, self.settings,
-                                     _instant("now", now) or _now())
+            result = recall_sql.recall(cur, query, vector, k, self.settings, when)
+            lines = self._timeline_lines(cur, query, when)
+        return dataclasses.replace(result, timelines=lines) if lines else result
 
     def resolve_conflict(self, conflict_id: int, winner_id: int, reasoning: str) -> Conflict:
         """Close a genuine either/or: the winner returns to active, the loser is superseded."""

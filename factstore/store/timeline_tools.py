@@ -104,6 +104,14 @@ class TimelineTools:
         return render_brief(question, [(f[0].subject, f[0].attribute, f[0].cardinality, f)
                                        for f in timelines], instant, label)
 
+    def _timeline_lines(self, cur: Any, question: str, now: datetime) -> tuple[str, ...]:
+        """Recall's timeline part: the lines of the keys the question is about, as of the
+        time it names (else now), each fact cited by its own source."""
+        label, instant = as_of_instant(as_of_from_question(question, now), now)
+        return tuple(render_line(f[0].subject, f[0].attribute, f[0].cardinality, f, instant,
+                                 cite=own_source, as_of=label)
+                     for f in self._timelines_about(cur, question, self.user_id))
+
     def _timelines_about(self, cur: Any, question: str, user: str) -> list[list[TimelineFact]]:
         candidates = attribute_candidates(question)
         cur.execute("SELECT DISTINCT subject, attribute FROM facts WHERE attribute = ANY(%s) "

@@ -93,6 +93,27 @@ class TimelineAnswer:
     #: belief time: the answer is what the store believed then (None: what it believes now)
     known_at: datetime | None = None
 
+    def to_pandas(self):  # noqa: ANN201 - pandas is imported lazily
+        """One row per fact version, both time axes as columns."""
+        from factstore.timelines.frames import to_pandas
+
+        return to_pandas(self)
+
+    def to_polars(self):  # noqa: ANN201 - polars is imported lazily
+        """One row per fact version, both time axes as columns."""
+        from factstore.timelines.frames import to_polars
+
+        return to_polars(self)
+
+    def markdown(self, *, show_stale: bool = False, freshness_days: int = 90) -> str:
+        """The Markdown Facts section(s); the Current table shows facts confirmed within
+        ``freshness_days`` of the viewed date unless ``show_stale``."""
+        from factstore.timelines.render import render_markdown
+
+        return render_markdown([f for key in self.keys for f in key.history],
+                               self.as_of_instant, show_stale=show_stale,
+                               freshness_days=freshness_days)
+
 
 @dataclass(frozen=True)
 class FactWrite:
