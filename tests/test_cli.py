@@ -11,6 +11,7 @@ import inspect
 import io
 import json
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
