@@ -74,3 +74,27 @@ class DatabaseUnavailable(FactStoreError):
 
 class SchemaError(FactStoreError):
     """The database schema is missing a prerequisite (pgvector, a migration) or is newer than this code."""
+
+
+class CardinalityMismatch(InvalidInput):
+    """A write names a cardinality that disagrees with the one the attribute's facts store.
+
+    The seed's ``422 facts/cardinality-mismatch``; an InvalidInput so callers that map
+    InvalidInput to a 4xx keep working.
+    """
+
+    code = "facts/cardinality-mismatch"
+    status = 422
+
+    def __init__(self, attribute: str, stored: str, written: str) -> None:
+        self.attribute = attribute
+        self.stored = stored
+        self.written = written
+        super().__init__(
+            f"attribute {attribute!r} is stored as cardinality {stored!r} but the write says "
+            f"{written!r}; omit cardinality or send {stored!r} (the attribute's existing facts "
+            f"decide it), or write the fact under another attribute")
+
+    def __reduce__(self):
+        # The constructor takes the parts, not the message, so pickling must pass them back.
+        return (type(self), (self.attribute, self.stored, self.written))

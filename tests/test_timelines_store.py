@@ -7,8 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from factstore.errors import ConflictStateError, FactNotFound, InvalidInput
-from factstore.timelines.cardinality import CardinalityMismatch
+from factstore.errors import CardinalityMismatch, ConflictStateError, FactNotFound, InvalidInput
 from factstore.timelines.format_v1 import FactsValidationError
 
 T0 = datetime(2025, 3, 2, 10, 0, tzinfo=UTC)

@@ -9,7 +9,7 @@ of: what the attribute's existing facts already store, what the write says, the 
 
 from __future__ import annotations
 
-from factstore.errors import InvalidInput
+from factstore.errors import CardinalityMismatch, InvalidInput
 
 ONE = "one"
 MANY = "many"
@@ -22,30 +22,6 @@ MANY_ATTRIBUTES: frozenset[str] = frozenset({
     "likes", "dislikes", "tag", "tags", "alias", "aliases", "depends_on", "reports",
     "contributor", "contributors",
 })
-
-
-class CardinalityMismatch(InvalidInput):
-    """A write names a cardinality that disagrees with the one the attribute's facts store.
-
-    Lives here until it moves into ``factstore.errors``; it is an InvalidInput so callers that
-    already map InvalidInput to a 4xx keep working.
-    """
-
-    code = "facts/cardinality-mismatch"
-    status = 422
-
-    def __init__(self, attribute: str, stored: str, written: str) -> None:
-        self.attribute = attribute
-        self.stored = stored
-        self.written = written
-        super().__init__(
-            f"attribute {attribute!r} is stored as cardinality {stored!r} but the write says "
-            f"{written!r}; omit cardinality or send {stored!r} (the attribute's existing facts "
-            f"decide it), or write the fact under another attribute")
-
-    def __reduce__(self):
-        # The constructor takes the parts, not the message, so pickling must pass them back.
-        return (type(self), (self.attribute, self.stored, self.written))
 
 
 def registry_cardinality(attribute: str) -> str:
