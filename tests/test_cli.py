@@ -47,6 +47,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "open_questions": ("questions", "list"),
     "update_open_question": ("questions", "update"),
     "write_facts": ("facts", "write"),
+    "backfill_facts": ("facts", "backfill"),
     "facts": ("facts", "show"),
     "retract": ("facts", "retract"),
     "brief": ("facts", "brief"),
@@ -402,3 +403,14 @@ def test_facts_write_errors_list_every_problem(run: Run, tmp_path: Path) -> None
     result = run("facts", "write", str(tmp_path / "missing.json"), code=2)
     assert "cannot read" in result.stderr
     assert _json(run("--json", "facts", "show"))["keys"] == []
+
+
+def test_facts_backfill_reads_json_lines(run: Run, tmp_path: Path) -> None:
+    lines = [_shoe("40", "2025", "2025-03-02T10:00:00Z"), _shoe("40", "2025-06",
+             "2025-06-02T10:00:00Z"), _shoe("41", "2026", "2026-10-15T09:12:00Z")]
+    path = tmp_path / "archive.jsonl"
+    path.write_text("\n".join(json.dumps(f) for f in lines) + "\n")
+    result = _json(run("--json", "facts", "backfill", str(path)))
+    assert (result["created"], result["corroborated"], result["keys"]) == (2, 1, 1)
+    path.write_text("{not json}\n")
+    assert "line 1: not JSON" in run("facts", "backfill", str(path), code=2).stderr

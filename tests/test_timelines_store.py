@@ -7,8 +7,11 @@ from datetime import UTC, datetime
 
 import pytest
 
+from factstore import Store
 from factstore.errors import CardinalityMismatch, ConflictStateError, FactNotFound, InvalidInput
+from factstore.store import server
 from factstore.timelines.format_v1 import FactsValidationError
+from tests.helpers import ScriptedExtractor
 
 T0 = datetime(2025, 3, 2, 10, 0, tzinfo=UTC)
 T1 = datetime(2026, 10, 15, 9, 12, tzinfo=UTC)
@@ -242,3 +245,50 @@ def test_bad_read_arguments_are_typed_errors(nick):
         nick.facts(limit=0)
     with pytest.raises(InvalidInput):
         nick.brief("  ")
+
+
+def _archive():
+    """A year of monthly readings with repeats, a backfill gap and a second key."""
+    facts = []
+    for i, value in enumerate(["40", "40", "41", "41", "41", "40", "42", "42", "41", "43"]):
+        facts.append(fact(value, f"2025-{i + 1:02d}", observed=f"2025-{i + 1:02d}-20T00:00:00Z"))
+    facts.append(fact("39", "2024", observed="2025-12-01T00:00:00Z"))
+    facts.append({"subject": "me", "attribute": "uses_tool", "value": "jj",
+                  "valid_from": "2025", "observed_at": "2025-02-01T00:00:00Z"})
+    return facts
+
+
+def _shape(store):
+    return sorted((f.attribute, f.value, f.valid_from, f.status, f.effective_valid_to,
+                   f.last_confirmed_at) for k in store.facts().keys for f in k.history)
+
+
+@pytest.fixture()
+def other_store(admin_dsn, database, embedder):
+    """A second store on a database of its own, to compare two ways of writing."""
+    name = database + "_b"
+    server.ensure_database(admin_dsn, name)
+    store = Store.open(server.with_database(admin_dsn, name), embedder=embedder,
+                       extractor=ScriptedExtractor(), user_id="nick")
+    yield store
+    store.close()
+    server.drop_database(admin_dsn, name)
+
+
+def test_backfill_matches_writing_the_same_facts_one_by_one(open_store, other_store):
+    one_by_one = open_store(user_id="nick")
+    for f in _archive():
+        write(one_by_one, f)
+    backfilled = other_store
+    result = backfilled.backfill_facts(_archive())
+    assert (result.created, result.corroborated, result.keys) == (8, 4, 2)
+    assert _shape(backfilled) == _shape(one_by_one)
+
+
+def test_backfill_rejects_everything_when_any_fact_is_invalid(nick):
+    facts = _archive() * 6  # 72 facts: the bad one sits in the second chunk of 50
+    facts[60] = {"subject": "me", "attribute": "shoe_size", "value": "", "valid_from": "2025"}
+    with pytest.raises(FactsValidationError) as caught:
+        nick.backfill_facts(facts)
+    assert [e.path for e in caught.value.errors] == ["facts[60].value"]
+    assert nick.facts().keys == ()

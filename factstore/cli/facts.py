@@ -68,6 +68,21 @@ def facts_write(
     _emit(ctx, result, lambda c: render_written(c, result))
 
 
+@facts_app.command("backfill")
+def facts_backfill(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(
+        metavar="FILE", help="JSON Lines (one format v1 fact per line) or a JSON array.")],
+    shared: Annotated[bool, typer.Option(help="Write to shared memory.")] = False,
+) -> None:
+    """Bulk-write an archive's facts: all validated first, each key resolved once."""
+    result = _store(ctx).backfill_facts(_facts_in(_read(file), file), shared=shared)
+    _emit(ctx, result, lambda c: c.print(
+        f"backfilled {result.created} new and {result.corroborated} corroborating fact(s) "
+        f"over {result.keys} timeline(s); {result.redacted} redacted; document "
+        f"#{result.document_id}"))
+
+
 @facts_app.command("show")
 def facts_show(
     ctx: typer.Context,
@@ -118,6 +133,21 @@ def facts_retract(
           lambda c: c.print(f"fact #{fact_id} retracted"
                             + (f"; {result.attribute}({result.subject}) re-resolved"
                                if result else "")))
+
+
+def _facts_in(text: str, path: Path) -> list[object]:
+    """A JSON array of facts, a format v1 request, or JSON Lines of facts."""
+    stripped = text.strip()
+    try:
+        if stripped.startswith("["):
+            return json.loads(stripped)
+        if stripped.startswith("{") and "\n" not in stripped:
+            body = json.loads(stripped)
+            return body.get("facts", [body]) if isinstance(body, dict) else [body]
+        return [json.loads(line) for line in stripped.splitlines() if line.strip()]
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"{path} line {exc.lineno}: not JSON ({exc.msg}); write one fact "
+                           "object per line, or a JSON array") from None
 
 
 def _read(path: Path) -> str:

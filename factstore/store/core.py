@@ -61,7 +61,8 @@ from factstore.writepath.prepare import prepare_capture
 TOOLS = (
     "describe", "remember", "recall", "resolve_conflict", "resolve_both_stand",
     "open_conflicts", "registry_query", "registry_add_leaf", "registry_propose_root",
-    "open_questions", "update_open_question", "write_facts", "retract", "facts", "brief",
+    "open_questions", "update_open_question", "write_facts", "backfill_facts",
+    "retract", "facts", "brief",
 )
 MAX_CAPTURE_CHARS = 1_000_000
 

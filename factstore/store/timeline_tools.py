@@ -9,6 +9,7 @@ import dataclasses
 import getpass
 import os
 import re
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -16,8 +17,14 @@ from factstore.errors import InvalidInput
 from factstore.store import timelines as timeline_sql
 from factstore.timelines.about import attribute_candidates, keys_about
 from factstore.timelines.dates import as_of_instant
-from factstore.timelines.format_v1 import validate_request
-from factstore.timelines.model import TimelineAnswer, TimelineFact, TimelineKey, WriteFactsResult
+from factstore.timelines.format_v1 import FactsValidationError, validate_request
+from factstore.timelines.model import (
+    BackfillResult,
+    TimelineAnswer,
+    TimelineFact,
+    TimelineKey,
+    WriteFactsResult,
+)
 from factstore.timelines.question_time import as_of_from_question
 from factstore.timelines.redaction import redact_fields
 from factstore.timelines.render import Brief, own_source, render_brief, render_line
@@ -25,6 +32,7 @@ from factstore.timelines.resolution import current_at, history_order
 from factstore.timelines.subjects import resolve_me
 
 MAX_READ = 500
+MAX_FACTS = 50  # per format v1 request
 
 
 def default_user() -> str:
@@ -56,6 +64,36 @@ class TimelineTools:
         with self._tx() as cur:
             return timeline_sql.write(cur, facts, records, _scope(shared, user), document,
                                       vector, at)
+
+    def backfill_facts(self, facts: Iterable[Any], *, shared: bool = False,
+                       user: str | None = None, now: datetime | None = None) -> BackfillResult:
+        """Bulk-write format v1 facts (an archive's worth): validated like write_facts, 50 at
+        a time, and all rejected if any is invalid; each fact corroborated or stored; each
+        key resolved once at the end instead of after every fact."""
+        facts = list(facts)
+        if not facts:
+            raise InvalidInput("backfill_facts needs at least one fact")
+        written, errors = [], []
+        for offset in range(0, len(facts), MAX_FACTS):
+            chunk = facts[offset:offset + MAX_FACTS]
+            try:
+                written += validate_request({"format": 1, "facts": chunk})[0]
+            except FactsValidationError as exc:
+                errors += [dataclasses.replace(e, path=_shift(e.path, offset)) for e in exc.errors]
+        if errors:
+            raise FactsValidationError(tuple(errors))
+        user = user or self.user_id
+        written = [dataclasses.replace(f, subject=resolve_me(f.subject, user)) for f in written]
+        redacted = [redact_fields(f) for f in written]
+        sample = "\n".join(timeline_sql.statement_of(f) for f, _ in redacted[:64])
+        vector = self._embed([sample])[0]
+        document = timeline_sql.request_text(
+            {"format": 1, "shared": shared, "backfill": True,
+             "facts": [dataclasses.asdict(f) for f, _ in redacted]})
+        with self._tx() as cur:
+            return timeline_sql.backfill(cur, [f for f, _ in redacted],
+                                         [r for _, r in redacted], _scope(shared, user),
+                                         document, vector, _aware_now(now))
 
     def retract(self, fact_id: int, *, reason: str = "retracted by request",
                 now: datetime | None = None) -> TimelineFact | None:
@@ -131,6 +169,11 @@ def _key(facts: list[TimelineFact], instant: datetime) -> TimelineKey:
         current_at(facts, instant, first.cardinality), history_order(facts),
         render_line(first.subject, first.attribute, first.cardinality, facts, instant,
                     cite=own_source))
+
+
+def _shift(path: str, offset: int) -> str:
+    """'facts[3].value' in chunk k is 'facts[3 + offset].value' in the whole backfill."""
+    return re.sub(r"^facts\[(\d+)\]", lambda m: f"facts[{int(m.group(1)) + offset}]", path)
 
 
 def _scope(shared: bool, user: str) -> str:

@@ -14,12 +14,14 @@ from factstore.errors import FactNotFound
 from factstore.kinds import Verdict
 from factstore.store import transitions
 from factstore.store.remember import content_hash, lineage_of
+from factstore.timelines.bulk import CorroborationIndex
 from factstore.timelines.cardinality import decide_cardinality
 from factstore.timelines.dates import start_of
 from factstore.timelines.format_v1 import WrittenFact
 from factstore.timelines.model import (
     STATUS_TO_VERDICT,
     VERDICT_TO_STATUS,
+    BackfillResult,
     FactWrite,
     TimelineFact,
     WriteFactsResult,
@@ -91,6 +93,38 @@ def write(cur: Any, facts: Sequence[WrittenFact], redactions: Sequence[tuple[dic
         resolve_key(cur, key, cardinality, at, f"fact #{new_id} written")
         out.append(FactWrite(new_id, "created", _reload(cur, new_id), redacted))
     return WriteFactsResult(document_id, tuple(out))
+
+
+def backfill(cur: Any, facts: Sequence[WrittenFact], redactions: Sequence[tuple[dict, ...]],
+             scope: str, document_text: str, doc_vector: Any, at: datetime) -> BackfillResult:
+    """Bulk write: corroborate or insert every fact, then resolve each key once."""
+    document_id = _land_request(cur, document_text, doc_vector, at)
+    by_key: dict[Key, list[tuple[WrittenFact, tuple[dict, ...]]]] = {}
+    for fact, redacted in zip(facts, redactions, strict=True):
+        by_key.setdefault((scope, fact.subject, fact.attribute), []).append((fact, redacted))
+    lock_keys(cur, list(by_key))
+    created = corroborated = 0
+    for key, items in by_key.items():
+        existing = load_key(cur, key)
+        cardinality = existing[0].cardinality if existing else None
+        for fact, _ in items:
+            cardinality = decide_cardinality(cardinality, fact.cardinality, fact.attribute)
+        index = CorroborationIndex(existing, cardinality)
+        for fact, redacted in items:
+            observed = fact.observed_at or at
+            same = index.find(fact.value, fact.unit, fact.valid_from, observed)
+            if same is not None:
+                _corroborate(cur, same.id, document_id, fact, observed, at)
+                corroborated += 1
+                continue
+            new_id = _insert(cur, fact, scope, cardinality, observed, document_id, redacted, at)
+            index.add(TimelineFact(new_id, fact.subject, fact.attribute, fact.value, fact.unit,
+                                   cardinality, fact.valid_from, fact.valid_to, observed,
+                                   observed, at))
+            created += 1
+        resolve_key(cur, key, cardinality, at, "backfill")
+    return BackfillResult(document_id, created, corroborated, len(by_key),
+                          sum(1 for r in redactions if r))
 
 
 def _land_request(cur: Any, text: str, vector: Any, at: datetime) -> int:

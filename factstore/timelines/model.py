@@ -131,3 +131,14 @@ class FactWrite:
 class WriteFactsResult:
     document_id: int
     facts: tuple[FactWrite, ...]
+
+
+@dataclass(frozen=True)
+class BackfillResult:
+    """What backfill_facts did: counts, since a backfill may write a million facts."""
+
+    document_id: int
+    created: int
+    corroborated: int
+    keys: int
+    redacted: int

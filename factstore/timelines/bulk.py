@@ -1,0 +1,56 @@
+"""Rule 2 (corroboration) for many writes to one key between two resolutions.
+
+A backfill writes thousands of facts to a key and resolves it once at the end, so the stored
+effective ends are stale while it runs. Validity needs no resolution, though: a live fact
+holds at t when it started by t, its stated valid_to is after t, and no live fact of its
+timeline starts in (its start, t] (that start would have ended it, rule 5). Keeping the
+starts sorted answers that by bisection.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable
+from datetime import datetime
+
+from factstore.timelines.cardinality import MANY
+from factstore.timelines.dates import start_of
+from factstore.timelines.model import TimelineFact
+from factstore.timelines.resolution import sort_start
+
+
+class CorroborationIndex:
+    """The live facts of one key, indexed for ``find`` (equivalent to ``corroborated_by``)."""
+
+    def __init__(self, facts: Iterable[TimelineFact], cardinality: str) -> None:
+        self.cardinality = cardinality
+        self._by_value: dict[tuple[str, str | None], list[TimelineFact]] = {}
+        self._starts: dict[object, list[datetime]] = {}
+        for fact in facts:
+            if not fact.retracted:
+                self.add(fact)
+
+    def _timeline(self, value_unit: tuple[str, str | None]) -> object:
+        # A one attribute is one timeline; a many attribute has one per value.
+        return value_unit if self.cardinality == MANY else None
+
+    def add(self, fact: TimelineFact) -> None:
+        """Index a live fact (one just written, or one already stored)."""
+        self._by_value.setdefault(fact.value_unit, []).append(fact)
+        bisect.insort(self._starts.setdefault(self._timeline(fact.value_unit), []),
+                      sort_start(fact))
+
+    def holds(self, fact: TimelineFact, instant: datetime) -> bool:
+        start = sort_start(fact)
+        stated_end = start_of(fact.valid_to)
+        if instant < start or (stated_end is not None and instant >= stated_end):
+            return False
+        starts = self._starts.get(self._timeline(fact.value_unit), [])
+        return bisect.bisect_right(starts, instant) == bisect.bisect_right(starts, start)
+
+    def find(self, value: str, unit: str | None, valid_from: str | None,
+             observed_at: datetime) -> TimelineFact | None:
+        """The live fact with this value+unit holding at the new fact's start, else None."""
+        instant = start_of(valid_from) or observed_at
+        matches = [f for f in self._by_value.get((value, unit), []) if self.holds(f, instant)]
+        return max(matches, key=lambda f: (f.observed_at, f.id)) if matches else None
