@@ -292,3 +292,15 @@ def test_backfill_rejects_everything_when_any_fact_is_invalid(nick):
         nick.backfill_facts(facts)
     assert [e.path for e in caught.value.errors] == ["facts[60].value"]
     assert nick.facts().keys == ()
+
+
+def test_resolution_never_deletes_a_stored_row(nick):
+    created = []
+    for f in _archive():
+        created += [w.id for w in write(nick, f).facts if w.outcome == "created"]
+    nick.retract(created[2], reason="bad reading")
+    nick.retract(created[-2], reason="bad reading")
+    write(nick, fact("44", "2025-03", observed="2026-01-01T00:00:00Z"))  # a dispute
+    stored = {f.id for k in nick.facts().keys for f in k.history}
+    assert set(created) <= stored
+    assert {nick.fact(i).verdict for i in (created[2], created[-2])} == {"withdrawn"}

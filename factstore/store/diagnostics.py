@@ -225,6 +225,23 @@ def storage_stats(cur: Any, *, settings: Settings) -> StorageStats:
                         int(row["n_tup_hot_upd"]))
 
 
+def background_activity(cur: Any, *, settings: Settings) -> list[str]:
+    """Autovacuum workers busy in this database right now, as 'table: phase' lines.
+
+    A bulk load triggers autovacuum and autoanalyze on facts and documents; on a small
+    machine that competes for the CPU with whatever is timed next, so a benchmark waits for
+    this list to empty before timing.
+    """
+    # settings is unused; accepted so every probe has one signature.
+    cur.execute(
+        "SELECT coalesce(p.relid::regclass::text, a.query) AS what, "
+        "coalesce(p.phase, 'running') AS phase FROM pg_stat_activity a "
+        "LEFT JOIN pg_stat_progress_vacuum p ON p.pid = a.pid "
+        "WHERE a.backend_type = 'autovacuum worker' AND a.datname = current_database() "
+        "ORDER BY 1")
+    return [f"{row['what']}: {row['phase']}" for row in cur.fetchall()]
+
+
 # -- the contrast: one shared, unfiltered HNSW index ------------------------------------------
 
 def shared_index_probe(cur: Any, queries: Sequence[tuple[str | Kind, Any]], k: int = 10,
