@@ -34,7 +34,7 @@ def timelines(draw):
     return facts, cardinality, draw(st.sampled_from("ABC")), probe_year
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(timelines())
 def test_the_index_finds_what_rule_2_finds_on_the_resolved_timeline(case):
     facts, cardinality, value, year = case

@@ -26,6 +26,7 @@ class CorroborationIndex:
         self.cardinality = cardinality
         self._by_value: dict[tuple[str, str | None], list[TimelineFact]] = {}
         self._starts: dict[object, list[datetime]] = {}
+        self._groups: dict[tuple[object, datetime], list[TimelineFact]] = {}
         for fact in facts:
             if not fact.retracted:
                 self.add(fact)
@@ -37,16 +38,25 @@ class CorroborationIndex:
     def add(self, fact: TimelineFact) -> None:
         """Index a live fact (one just written, or one already stored)."""
         self._by_value.setdefault(fact.value_unit, []).append(fact)
-        bisect.insort(self._starts.setdefault(self._timeline(fact.value_unit), []),
-                      sort_start(fact))
+        timeline = self._timeline(fact.value_unit)
+        bisect.insort(self._starts.setdefault(timeline, []), sort_start(fact))
+        self._groups.setdefault((timeline, sort_start(fact)), []).append(fact)
 
     def holds(self, fact: TimelineFact, instant: datetime) -> bool:
         start = sort_start(fact)
         stated_end = start_of(fact.valid_to)
         if instant < start or (stated_end is not None and instant >= stated_end):
             return False
-        starts = self._starts.get(self._timeline(fact.value_unit), [])
-        return bisect.bisect_right(starts, instant) == bisect.bisect_right(starts, start)
+        timeline = self._timeline(fact.value_unit)
+        starts = self._starts.get(timeline, [])
+        if bisect.bisect_right(starts, instant) != bisect.bisect_right(starts, start):
+            return False
+        # Same start, same value: the newer observation ends the older at once (rule 5 on a
+        # tie). Same start, different values: a dispute, and every side keeps its range.
+        group = self._groups[(timeline, start)]
+        if len({f.value_unit for f in group}) == 1:
+            return fact is max(group, key=lambda f: (f.observed_at, f.id))
+        return True
 
     def find(self, value: str, unit: str | None, valid_from: str | None,
              observed_at: datetime) -> TimelineFact | None:
