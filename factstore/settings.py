@@ -48,6 +48,13 @@ class Settings:
     index_page_link_share: float = 0.25
     #: names never kept as topics (provenance is not aboutness); captured_by is always dropped too
     scribe_names: tuple[str, ...] = field(default=DEFAULT_SCRIBE_NAMES)
+    #: the second stage after cosine: 'off', 'annotate' (each interrupt says what differs) or
+    #: 'route' (a near-hit with no detected difference is a re-capture, not a conflict)
+    difference_detector: str = "annotate"
+    #: fold fragments of one assertion back into one fact (the sentence-shredding fix)
+    granularity_fix: bool = True
+    #: park a fact whose statement's negation polarity differs from its quote's
+    polarity_guard: bool = True
 
     def __post_init__(self) -> None:
         for name in ("density_threshold", "recall_floor", "recall_strong", "document_floor",
@@ -60,6 +67,9 @@ class Settings:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise InvalidInput(f"setting {name}={value!r} must be a positive integer")
+        if self.difference_detector not in ("off", "annotate", "route"):
+            raise InvalidInput(f"setting difference_detector={self.difference_detector!r} must "
+                               "be 'off', 'annotate' or 'route'")
         if self.recall_floor > self.recall_strong:
             raise InvalidInput(
                 f"recall_floor ({self.recall_floor}) must not exceed recall_strong "

@@ -14,6 +14,7 @@ The package, one module per concept:
 - ``tags``       the ``tags`` sub-app (the tag registry)
 - ``questions``  the ``questions`` sub-app (the triage queue)
 - ``facts``      the ``facts`` sub-app (bi-temporal timelines)
+- ``evals``      the ``eval`` sub-app (run, record and compare eval suites)
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from collections.abc import Callable
 
 # Importing ``commands`` registers the core commands on ``app``; the sub-apps are added below.
 from factstore.cli.commands import DEMO_DATABASE
+from factstore.cli.evals import evals_app
 from factstore.cli.facts import facts_app
 from factstore.cli.formatting import to_jsonable
 from factstore.cli.questions import questions_app, render_questions
@@ -49,6 +51,7 @@ __all__ = [
 app.add_typer(tags_app, name="tags")
 app.add_typer(questions_app, name="questions")
 app.add_typer(facts_app, name="facts")
+app.add_typer(evals_app, name="eval")
 
 #: How every command gets its Store. A module-level hook so tests (and embedding programs)
 #: can supply a store built their own way; called at most once per invocation. Commands look

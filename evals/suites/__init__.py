@@ -1,0 +1,1 @@
+"""Every eval suite; importing this package registers them all."""
