@@ -327,3 +327,48 @@ def test_an_embedder_answering_the_wrong_shape_writes_nothing(store):
     with pytest.raises(EmbedderError, match="shape"):
         store.remember(say_text)
     assert store.describe().documents == 0
+
+
+def test_the_polarity_guard_parks_a_statement_that_inverts_its_quote(store):
+    text = store.extractor.add("the staging gate is not optional",
+                               fact("The staging gate is optional.", "DECISION",
+                                    quote="the staging gate is not optional"))
+    outcome = store.remember(text).outcomes[0]
+    assert outcome.outcome == "parked" and outcome.fact.verdict == "parked"
+    assert outcome.note.startswith("polarity") and outcome.fact.meta["polarity_guard"]
+    assert store.open_conflicts() == []
+
+
+def test_the_polarity_guard_is_a_setting(open_store):
+    store = open_store(settings=Settings(polarity_guard=False))
+    text = store.extractor.add("the staging gate is not optional",
+                               fact("The staging gate is optional.", "DECISION",
+                                    quote="the staging gate is not optional"))
+    assert store.remember(text).outcomes[0].outcome == "written"
+
+
+def test_interrupts_say_what_differs(store):
+    say(store, "The staging cluster has 40 nodes right now.", subject="staging cluster")
+    result = say(store, "The staging cluster has 41 nodes right now.", subject="staging cluster")
+    (interrupt,) = result.interrupts
+    assert any("40 -> 41" in d for d in interrupt.differences)
+    assert store.open_conflicts()[0].differences == interrupt.differences
+
+
+def test_route_mode_treats_a_reworded_near_hit_as_a_recapture(open_store):
+    store = open_store(settings=Settings(difference_detector="route", density_threshold=0.75))
+    first = say(store, "The staging cluster currently has 40 nodes.",
+                subject="staging cluster").outcomes[0].fact
+    reworded = say(store, "Right now the staging cluster has 40 nodes.",
+                   subject="staging cluster").outcomes[0]
+    assert reworded.outcome == "recaptured" and reworded.fact.id == first.id
+    assert reworded.note.startswith("route:")
+    changed = say(store, "The staging cluster currently has 41 nodes.", subject="staging cluster")
+    assert changed.outcomes[0].outcome == "contested"
+
+
+def test_with_the_detector_off_interrupts_carry_no_differences(open_store):
+    store = open_store(settings=Settings(difference_detector="off"))
+    say(store, "The staging cluster has 40 nodes right now.", subject="staging cluster")
+    result = say(store, "The staging cluster has 41 nodes right now.", subject="staging cluster")
+    assert result.interrupts[0].differences == ()

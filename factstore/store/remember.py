@@ -17,6 +17,7 @@ import numpy as np
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
+from factstore.differences import differences
 from factstore.kinds import LIVE_VERDICTS, RETRIEVABLE_VERDICTS, Kind, Verdict
 from factstore.results import (
     CandidateRoot,
@@ -166,6 +167,11 @@ def _write_one(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str]
                settings: Settings, path_exists: Callable[[str], bool]
                ) -> tuple[FactOutcome, Interrupt | None]:
     at = capture.captured_at
+    if fact.parked_reason is not None:
+        new_id = _insert(cur, fact, vector, tags, {**meta, "polarity_guard": fact.parked_reason},
+                         capture, document, Verdict.PARKED)
+        transitions.record(cur, new_id, None, "parked", fact.parked_reason, at)
+        return FactOutcome("parked", fetch_fact(cur, new_id), note=fact.parked_reason), None
     restated = _restatement(cur, fact)
     if restated is not None:
         return _recapture(cur, restated, fact, tags, document, at), None
@@ -175,18 +181,27 @@ def _write_one(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str]
         transitions.record(cur, new_id, None, "active", "written: no conflict candidate", at)
         return FactOutcome("written", fetch_fact(cur, new_id)), None
     top = hits[0]
+    found = () if settings.difference_detector == "off" else differences(top.statement,
+                                                                         fact.statement)
+    if settings.difference_detector == "route" and not found:
+        # Nothing differs but the wording: a reworded restatement, so new testimony for the
+        # existing fact rather than an interrupt.
+        return _recapture(cur, top.id, fact, tags, document, at,
+                          note=f"route: near-hit #{top.id} ({top.similarity:.3f}) with no "
+                               "detected difference"), None
     decision = triage(Candidate(fact.kind, fact.statement, fact.quote),
                       Candidate(top.kind, top.statement, top.quote),
                       explicit_supersession=fact.supersedes, path_exists=path_exists)
     if decision.winner is None:  # RULE exception or lane 3: both contested, interrupt
         new_id = _insert(cur, fact, vector, tags, meta, capture, document, Verdict.CONTESTED)
-        conflict_id = _open_conflict(cur, top.id, new_id, decision.lane, top.similarity, at)
+        conflict_id = _open_conflict(cur, top.id, new_id, decision.lane, top.similarity, found,
+                                     at)
         transitions.record(cur, new_id, None, "contested", f"{decision.lane}: {decision.reason}",
                            at, conflict_id)
         transitions.set_verdict(cur, top.id, Verdict.CONTESTED,
                                 f"{decision.lane}: conflict with new fact #{new_id}", at,
                                 conflict_id)
-        interrupt = _interrupt(conflict_id, decision.lane, top, fact, new_id, at)
+        interrupt = _interrupt(conflict_id, decision.lane, top, fact, new_id, found, at)
         return FactOutcome("contested", fetch_fact(cur, new_id), decision.lane, top.id,
                            conflict_id, top.similarity, decision.reason), interrupt
     resolution = "explicit-supersession" if decision.lane == "lane-1" else "ground-truth"
@@ -221,7 +236,9 @@ def _restatement(cur: Any, fact: PreparedFact) -> int | None:
 
 
 def _recapture(cur: Any, fact_id: int, fact: PreparedFact, tags: list[str],
-               document: DocumentRecord, at: datetime) -> FactOutcome:
+               document: DocumentRecord, at: datetime,
+               note: str = "exact normalised restatement: evidence added, verified again"
+               ) -> FactOutcome:
     """A pure re-capture: new testimony for the same fact, verified again, no conflict."""
     cur.execute("INSERT INTO evidence (fact_id, document_id, quote, stance, recorded_at) "
                 "VALUES (%s, %s, %s, 'supports', %s) ON CONFLICT DO NOTHING",
@@ -234,7 +251,7 @@ def _recapture(cur: Any, fact_id: int, fact: PreparedFact, tags: list[str],
                 "tags = ARRAY(SELECT DISTINCT unnest(tags || %s::text[])) WHERE id = %s",
                 (at, tags, fact_id))
     return FactOutcome("recaptured", fetch_fact(cur, fact_id), related_fact_id=fact_id,
-                       note="exact normalised restatement: evidence added, verified again")
+                       note=note)
 
 
 def _insert(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str],
@@ -263,9 +280,10 @@ def _insert(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str],
 
 
 def _open_conflict(cur: Any, existing: int, new: int, lane: str, similarity: float,
-                   at: datetime) -> int:
-    cur.execute("INSERT INTO conflicts (fact_a, fact_b, lane, similarity, created_at) VALUES "
-                "(%s, %s, %s, %s, %s) RETURNING id", (existing, new, lane, similarity, at))
+                   found: tuple[str, ...], at: datetime) -> int:
+    cur.execute("INSERT INTO conflicts (fact_a, fact_b, lane, similarity, differences, "
+                "created_at) VALUES (%s, %s, %s, %s, %s, %s) RETURNING id",
+                (existing, new, lane, similarity, list(found), at))
     return cur.fetchone()["id"]
 
 
@@ -281,7 +299,7 @@ def _closed_conflict(cur: Any, existing: int, new: int, winner: int, decision: A
 
 
 def _interrupt(conflict_id: int, lane: str, top: NearHit, fact: PreparedFact, new_id: int,
-               at: datetime) -> Interrupt:
+               found: tuple[str, ...], at: datetime) -> Interrupt:
     return Interrupt(
         conflict_id=conflict_id, lane=lane, similarity=top.similarity,
         new=Side(new_id, fact.statement, fact.kind, fact.quote, at),
@@ -289,4 +307,5 @@ def _interrupt(conflict_id: int, lane: str, top: NearHit, fact: PreparedFact, ne
         resolve_calls=tuple(f'resolve_conflict({conflict_id}, winner_id={w}, reasoning="<why>")'
                             for w in (top.id, new_id)),  # type: ignore[arg-type]
         both_stand_call=f'resolve_both_stand({conflict_id}, reasoning="<why both are true>")',
+        differences=found,
     )

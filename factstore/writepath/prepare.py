@@ -1,4 +1,5 @@
-"""The write path up to the database: gate, extract, anchors, absorption, topic hygiene.
+"""The write path up to the database: gate, extract, anchors, absorption, granularity,
+polarity, topic hygiene.
 
 Pure over its inputs (the extractor is passed in), so every stage is testable without
 Postgres. What comes out is exactly what the store's SQL stage writes or refuses.
@@ -18,6 +19,8 @@ from factstore.statements import normalise_statement
 from factstore.writepath.absorb import absorb_outcomes
 from factstore.writepath.anchors import anchor_reason, locate
 from factstore.writepath.gate import GateDecision, index_page_gate
+from factstore.writepath.granularity import fold_fragments
+from factstore.writepath.polarity import polarity_mismatch
 from factstore.writepath.topics import clean_topics
 
 
@@ -33,6 +36,8 @@ class PreparedFact:
     supersedes: bool
     fields: dict[str, object]
     meta: dict[str, object] = field(default_factory=dict)
+    #: set by the polarity guard: the fact is written parked, never as an active claim
+    parked_reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,8 @@ def prepare_capture(text: str, context: ExtractionContext, extractor: Extractor,
         else:
             anchored.append(fact)
     absorbed = absorb_outcomes(anchored, text)
+    if settings.granularity_fix:
+        absorbed = fold_fragments(absorbed, text)
     prepared = [_prepare(fact, text, context, settings) for fact in absorbed]
     return PreparedCapture(gate, tuple(prepared), tuple(dropped))
 
@@ -94,8 +101,12 @@ def _prepare(fact: ExtractedFact, text: str, context: ExtractionContext,
     if hygiene.dropped:
         meta["dropped_topics"] = [{"topic": t, "reason": r} for t, r in hygiene.dropped]
     statement = " ".join(fact.statement.split())
-    return PreparedFact(statement, normalise_statement(statement), kind, _verbatim(fact.quote, text),
-                        hygiene.kept, bool(fact.supersedes), fields, meta)
+    quote = _verbatim(fact.quote, text)
+    # A statement whose negation polarity differs from its own quote's says the opposite of
+    # its evidence (the "fact 74" shape): keep it, but parked, never as an active claim.
+    parked = polarity_mismatch(statement, quote) if settings.polarity_guard else None
+    return PreparedFact(statement, normalise_statement(statement), kind, quote, hygiene.kept,
+                        bool(fact.supersedes), fields, meta, parked)
 
 
 def _kind_fields(fact: ExtractedFact, kind: Kind) -> tuple[dict[str, object], list[dict]]:
