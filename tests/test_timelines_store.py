@@ -304,3 +304,11 @@ def test_resolution_never_deletes_a_stored_row(nick):
     stored = {f.id for k in nick.facts().keys for f in k.history}
     assert set(created) <= stored
     assert {nick.fact(i).verdict for i in (created[2], created[-2])} == {"withdrawn"}
+
+
+def test_a_key_longer_than_the_read_cap_shows_its_newest_history_and_a_short_line(nick):
+    nick.backfill_facts([fact(str(30 + i % 7), f"{2000 + i}") for i in range(24)])
+    (key,) = nick.facts("me", "shoe_size", limit=10).keys
+    assert len(key.history) == 10 and key.history[0].valid_from == "2023"
+    assert [f.valid_from for f in key.current] == ["2023"]
+    assert key.line.endswith(", +18 more)")

@@ -125,7 +125,8 @@ class TimelineTools:
             if believed is not None:
                 keys = [k for k in (timeline_sql.as_known_at(cur, facts, believed)
                                     for facts in keys) if k]
-        return TimelineAnswer(label, instant, tuple(_key(facts, instant) for facts in keys),
+        return TimelineAnswer(label, instant,
+                              tuple(_key(facts, instant, limit) for facts in keys),
                               known_at=believed)
 
     def brief(self, question: str, *, as_of: str | datetime | None = None,
@@ -162,11 +163,13 @@ class TimelineTools:
         return found
 
 
-def _key(facts: list[TimelineFact], instant: datetime) -> TimelineKey:
+def _key(facts: list[TimelineFact], instant: datetime, limit: int = MAX_READ) -> TimelineKey:
+    """One key's answer; the current value is judged on the whole key, but a key longer than
+    the read cap shows only its newest ``limit`` history entries."""
     first = facts[0]
     return TimelineKey(
         first.subject, first.attribute, first.cardinality,
-        current_at(facts, instant, first.cardinality), history_order(facts),
+        current_at(facts, instant, first.cardinality), history_order(facts)[:limit],
         render_line(first.subject, first.attribute, first.cardinality, facts, instant,
                     cite=own_source))
 

@@ -90,7 +90,8 @@ def write(cur: Any, facts: Sequence[WrittenFact], redactions: Sequence[tuple[dic
             out.append(FactWrite(same.id, "corroborated", _reload(cur, same.id), redacted))
             continue
         new_id = _insert(cur, fact, scope, cardinality, observed, document_id, redacted, at)
-        resolve_key(cur, key, cardinality, at, f"fact #{new_id} written")
+        resolve_key(cur, key, cardinality, at, f"fact #{new_id} written",
+                    loaded=[*existing, _reload(cur, new_id)])
         out.append(FactWrite(new_id, "created", _reload(cur, new_id), redacted))
     return WriteFactsResult(document_id, tuple(out))
 
@@ -178,9 +179,13 @@ def _insert(cur: Any, fact: WrittenFact, scope: str, cardinality: str, observed:
     return new_id
 
 
-def resolve_key(cur: Any, key: Key, cardinality: str, at: datetime, reason: str) -> None:
-    """Re-resolve one key with rules 1-7 and write only what changed, with its history."""
-    facts = load_key(cur, key)
+def resolve_key(cur: Any, key: Key, cardinality: str, at: datetime, reason: str,
+                loaded: list[TimelineFact] | None = None) -> None:
+    """Re-resolve one key with rules 1-7 and write only what changed, with its history.
+
+    ``loaded`` is the key as the caller already holds it (under the key's lock), to save
+    reading it twice."""
+    facts = load_key(cur, key) if loaded is None else loaded
     resolution = resolve_timeline(facts, cardinality)
     conflict_of = _sync_disputes(cur, facts, resolution.disputes, at, reason)
     for old, new in zip(facts, apply(facts, resolution), strict=True):

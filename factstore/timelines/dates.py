@@ -7,6 +7,7 @@ of valid_to, so 2025..2026 is all of 2025.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -37,6 +38,7 @@ class PartialDate:
         return self.end - timedelta(microseconds=1)
 
 
+@functools.lru_cache(maxsize=65536)
 def parse_partial(text: str) -> PartialDate:
     """Parse '2025', '2025-06', '2025-06-15' or an RFC 3339 timestamp; InvalidInput otherwise."""
     if not isinstance(text, str) or not PARTIAL_DATE.match(text):

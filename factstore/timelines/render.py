@@ -157,10 +157,21 @@ def render_line(subject: str, attribute: str, cardinality: str,
     if answer:
         parts.append("[" + "; ".join(segment(f, cite) for f in answer) + "]")
     if earlier:
-        parts.append("(was " + ", ".join(brief_value(f) for f in earlier) + ")")
+        parts.append("(was " + _listed(earlier) + ")")
     if later:
-        parts.append("(later " + ", ".join(brief_value(f) for f in later) + ")")
+        parts.append("(later " + _listed(later) + ")")
     return " ".join(parts)
+
+
+#: A line is read by a model: a long key's history is summarised, not dumped.
+MAX_LISTED = 5
+
+
+def _listed(facts: Sequence[TimelineFact]) -> str:
+    """Up to MAX_LISTED entries, then '+N more' (the history view lists them all)."""
+    shown = ", ".join(brief_value(f) for f in facts[:MAX_LISTED])
+    rest = len(facts) - MAX_LISTED
+    return shown + (f", +{rest} more" if rest > 0 else "")
 
 
 def answer_text(answer: Sequence[TimelineFact], cardinality: str, instant: datetime,
