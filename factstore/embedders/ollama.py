@@ -14,6 +14,7 @@ import numpy as np
 
 from factstore.embedders.base import check_texts, normalise_rows
 from factstore.errors import EmbedderError, InvalidInput
+from factstore.ollama_errors import ollama_errors
 
 DEFAULT_HOST = "http://127.0.0.1:11434"
 
@@ -72,47 +73,13 @@ class OllamaEmbedder:
         return normalise_rows(matrix)
 
     def _embed_batch(self, batch: list[str]) -> list[Sequence[float]]:
-        import httpx
-        import ollama
-
-        try:
+        with ollama_errors(EmbedderError, host=self.host, model=self.model,
+                           timeout=self.timeout, doing="embed", answer="an embedding response",
+                           timeout_advice="raise timeout=... or use a smaller batch_size",
+                           wrong_model_advice="use an embedding model such as "
+                                              "nomic-embed-text"):
             response = self._client.embed(model=self.model, input=batch)
-        except ollama.ResponseError as exc:
-            raise EmbedderError(self._response_error_message(exc)) from exc
-        except ConnectionError as exc:
-            # The client turns httpx.ConnectError into a bare ConnectionError.
-            raise EmbedderError(
-                f"cannot reach Ollama at {self.host}: {exc}; start it with `ollama serve`, "
-                "or point OLLAMA_HOST (or host=...) at a running server"
-            ) from exc
-        except httpx.TimeoutException as exc:
-            raise EmbedderError(
-                f"Ollama at {self.host} did not answer within {self.timeout}s embedding "
-                f"{len(batch)} text(s) with {self.model!r}; raise timeout=... or use a smaller "
-                "batch_size"
-            ) from exc
-        except httpx.TransportError as exc:
-            # The client only wraps ConnectError; other transport failures arrive raw.
-            raise EmbedderError(
-                f"talking to Ollama at {self.host} failed: {exc}; check the server is healthy"
-            ) from exc
-        except Exception as exc:  # a malformed answer fails pydantic validation in the client
-            raise EmbedderError(
-                f"Ollama at {self.host} sent an answer for {self.model!r} that is not an "
-                f"embedding response: {exc}"
-            ) from exc
         return self._check(batch, response)
-
-    def _response_error_message(self, exc: Any) -> str:
-        error = str(getattr(exc, "error", exc))
-        status = getattr(exc, "status_code", -1)
-        if status == 404 or "not found" in error.lower():
-            advice = f"pull the model with `ollama pull {self.model}`"
-        elif "does not support" in error.lower():
-            advice = "use an embedding model such as nomic-embed-text"
-        else:
-            advice = "check the model name and the server log"
-        return f"Ollama at {self.host} refused to embed with {self.model!r} ({status}): {error}; {advice}"
 
     def _check(self, batch: list[str], response: Any) -> list[Sequence[float]]:
         """Refuse an answer whose count or width does not match, rather than store bad vectors."""

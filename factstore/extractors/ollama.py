@@ -17,6 +17,7 @@ from factstore.embedders.ollama import resolve_host
 from factstore.errors import ExtractorError, InvalidInput
 from factstore.extractors.base import ExtractedFact, ExtractionContext
 from factstore.kinds import KIND_COLUMNS, PER_KIND_COLUMNS, STATUS_DETAILS, Kind
+from factstore.ollama_errors import ollama_errors
 
 PROMPT_RESOURCE = "prompts/extract.txt"
 
@@ -240,10 +241,10 @@ class OllamaExtractor:
 
     def raw_call(self, text: str, context: ExtractionContext) -> str:
         """Ask the model and return its raw answer (message content), unparsed."""
-        import httpx
-        import ollama
-
-        try:
+        with ollama_errors(ExtractorError, host=self.host, model=self.model,
+                           timeout=self.timeout, doing="chat", answer="a chat response",
+                           timeout_advice="raise timeout=..., use a smaller model, or shorten "
+                                          "the capture"):
             response = self._client.chat(
                 model=self.model,
                 messages=[{"role": "user", "content": self.prompt_for(text, context)}],
@@ -251,37 +252,6 @@ class OllamaExtractor:
                 options=self.options,
                 stream=False,
             )
-        except ollama.ResponseError as exc:
-            status = getattr(exc, "status_code", -1)
-            error = str(getattr(exc, "error", exc))
-            if status == 404 or "not found" in error.lower():
-                advice = f"pull the model with `ollama pull {self.model}`"
-            else:
-                advice = "check the model name and the server log"
-            raise ExtractorError(
-                f"Ollama at {self.host} refused to chat with {self.model!r} ({status}): "
-                f"{error}; {advice}"
-            ) from exc
-        except ConnectionError as exc:
-            # The client turns httpx.ConnectError into a bare ConnectionError.
-            raise ExtractorError(
-                f"cannot reach Ollama at {self.host}: {exc}; start it with `ollama serve`, "
-                "or point OLLAMA_HOST (or host=...) at a running server"
-            ) from exc
-        except httpx.TimeoutException as exc:
-            raise ExtractorError(
-                f"Ollama at {self.host} did not answer within {self.timeout}s with "
-                f"{self.model!r}; raise timeout=..., use a smaller model, or shorten the capture"
-            ) from exc
-        except httpx.TransportError as exc:
-            raise ExtractorError(
-                f"talking to Ollama at {self.host} failed: {exc}; check the server is healthy"
-            ) from exc
-        except Exception as exc:  # a malformed answer fails pydantic validation in the client
-            raise ExtractorError(
-                f"Ollama at {self.host} sent an answer for {self.model!r} that is not a chat "
-                f"response: {exc}"
-            ) from exc
         content = response.message.content
         return content if content is not None else ""
 
