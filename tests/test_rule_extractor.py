@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from factstore.errors import InvalidInput
 from factstore.extractors import RuleExtractor, extractor_from_name
 from factstore.extractors.base import ExtractedFact, ExtractionContext, Extractor
-from factstore.extractors.rules import KIND_PRECEDENCE, classify, split_sentences
+from factstore.extractors.rules import KIND_PRECEDENCE, classify, split_clauses, split_sentences
 from factstore.kinds import KIND_COLUMNS, PER_KIND_COLUMNS, Kind
 
 CONTEXT = ExtractionContext(source_type="utterance", source_ref="session-1",
@@ -479,3 +479,107 @@ def test_no_statement_adds_words_outside_the_sentence() -> None:
             for word in re.findall(r"[\w'’-]+", fact.statement.lower()):
                 assert word in words or word in allowed or word.rstrip("s") in words or (
                     word.endswith("es") and word[:-2] in words), (word, fact)
+
+
+# ---------------------------------------------------------------------------------------------
+# Clause splitting: two assertions in one sentence
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "quotes", "kinds"), [
+    ("The nightly job is green right now, and I prefer tabs over spaces.",
+     ["The nightly job is green right now", "I prefer tabs over spaces."],
+     [Kind.STATE, Kind.PREFERENCE]),
+    ("We decided to drop Node 18; the SDK docs live at https://sdk.example.test/docs.",
+     ["We decided to drop Node 18", "the SDK docs live at https://sdk.example.test/docs."],
+     [Kind.DECISION, Kind.REFERENCE]),
+    ("The search index is 4 minutes behind right now, but we decided to reindex.",
+     ["The search index is 4 minutes behind right now", "we decided to reindex."],
+     [Kind.STATE, Kind.DECISION]),
+    ("The canary is live right now, while we'll live with the slow cold start.",
+     ["The canary is live right now", "we'll live with the slow cold start."],
+     [Kind.STATE, Kind.RESIDUAL]),
+])
+def test_clauses_of_different_kinds_are_separate_facts(
+        text: str, quotes: list[str], kinds: list[Kind]) -> None:
+    facts = extract(text)
+    assert [f.quote for f in facts] == quotes
+    assert [f.kind for f in facts] == kinds
+    for fact in facts:
+        assert fact.quote in text and fact.statement.endswith(".")
+        assert_only_owned_columns(fact)
+
+
+def test_split_clauses_have_their_own_statements_and_fields() -> None:
+    state, preference = extract("The nightly job is green right now, and I prefer tabs.")
+    assert state.statement == "The nightly job is green right now."
+    assert state.subject == "nightly job"
+    assert preference.statement == "The user prefers tabs."
+    assert "nightly" not in " ".join(preference.topics).lower()
+
+
+def test_same_kind_clauses_with_different_subjects_split_at_a_conjunction() -> None:
+    text = "The mail relay is down right now, and the search index is currently 4 minutes behind."
+    relay, index = extract(text)
+    assert (relay.kind, index.kind) == (Kind.STATE, Kind.STATE)
+    assert (relay.subject, index.subject) == ("mail relay", "search index")
+    assert relay.quote == "The mail relay is down right now"
+    assert index.statement == "The search index is currently 4 minutes behind."
+
+
+def test_same_kind_clauses_at_a_bare_semicolon_stay_one_fact() -> None:
+    # One sentence with a semicolon is one assertion unless the kinds or the speaker differ.
+    text = "The mail relay is down right now; the search index is currently 4 minutes behind."
+    assert only(text).quote == text
+
+
+@pytest.mark.parametrize(("text", "quotes"), [
+    ("Always run the linter before pushing; separately, never merge your own PR.",
+     ["Always run the linter before pushing", "never merge your own PR."]),
+    ("Decommissioned build-01 on March 3, and separately we upgraded the VPN on March 5.",
+     ["Decommissioned build-01 on March 3", "we upgraded the VPN on March 5."]),
+])
+def test_an_explicit_separately_splits_same_kind_clauses(text: str, quotes: list[str]) -> None:
+    facts = extract(text)
+    assert [f.quote for f in facts] == quotes
+    assert len({f.kind for f in facts}) == 1
+
+
+@pytest.mark.parametrize("text", [
+    # The clause after the joint has no cue of its own: it belongs to the first one.
+    "The ingestion backlog is shrinking right now, but only by about 200 events a minute.",
+    "Always squash feature branches when merging, but only after the reviewer has approved.",
+    # It leans on the first clause through a pronoun: one assertion.
+    "The importer is failing right now, and we'll live with it until Friday.",
+    "The legacy client is currently on TLS 1.1, and we accept that risk for now.",
+    # Same kind, same (or unnamed) subject.
+    "The build farm is green right now, and the build farm has 12 runners at present.",
+    # The joint sits inside a quotation, which is never cut.
+    'The status banner currently reads "closed; I prefer tabs" for everyone.',
+])
+def test_clauses_that_do_not_assert_on_their_own_stay_with_their_sentence(text: str) -> None:
+    assert only(text).quote == text
+
+
+def test_a_cue_less_opening_clause_joins_the_clause_that_types_it() -> None:
+    text = "The export has no retry, and we'll live with the gap; I prefer tabs."
+    residual, preference = extract(text)
+    assert residual.kind == Kind.RESIDUAL
+    assert residual.quote == "The export has no retry, and we'll live with the gap"
+    assert (preference.kind, preference.quote) == (Kind.PREFERENCE, "I prefer tabs.")
+
+
+def test_split_clauses_keep_sentence_order_and_the_correction_flag_goes_to_the_first() -> None:
+    text = "Scratch that. The nightly job is green right now, and I prefer tabs. We chose uv."
+    facts = extract(text)
+    assert [f.kind for f in facts] == [Kind.STATE, Kind.PREFERENCE, Kind.DECISION]
+    assert [f.supersedes for f in facts] == [True, False, False]
+    positions = [text.index(f.quote) for f in facts]
+    assert positions == sorted(positions)
+
+
+def test_split_clauses_returns_stripped_spans_of_the_sentence() -> None:
+    sentence = "The canary is live right now ,  and   I prefer tabs over spaces."
+    spans = split_clauses(sentence)
+    assert [sentence[a:b] for a, b in spans] == ["The canary is live right now",
+                                                 "I prefer tabs over spaces."]
+    assert split_clauses("sample-svc is green right now.") == [(0, 30)]

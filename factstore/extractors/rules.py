@@ -1,9 +1,14 @@
-"""A deterministic rule-based scribe: cue phrases per kind, at most one fact per sentence.
+"""A deterministic rule-based scribe: cue phrases per kind, one fact per assertion.
 
 This is the offline default extractor. It follows the seed's precision rule literally
 (seed 000 §4): a sentence without a cue phrase yields nothing, and every per-kind field is
 filled only from words the sentence actually contains. It never infers a scope, owner, risk
 or value. The same text always yields the same facts: no randomness, no network.
+
+A sentence normally yields at most one fact. It yields one per clause only when its clauses
+make separate assertions: each carries its own cue, and they differ in kind, name different
+subjects, or are marked "separately" (:func:`split_clauses`). Same-kind pieces of one
+assertion are never split here; folding any a model splits is the write path's job.
 
 The cue lists are module-level data so they can be read, reviewed and extended on their own.
 All cue patterns match a *folded* view of a sentence: whitespace collapsed, lowercased,
@@ -12,6 +17,7 @@ curly quotes straightened.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -20,7 +26,8 @@ from factstore.errors import InvalidInput
 from factstore.extractors.base import ExtractedFact, ExtractionContext
 from factstore.kinds import Kind
 
-__all__ = ["KIND_PRECEDENCE", "RuleExtractor", "Sentence", "classify", "split_sentences"]
+__all__ = ["KIND_PRECEDENCE", "RuleExtractor", "Sentence", "classify", "split_clauses",
+           "split_sentences"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -725,6 +732,118 @@ def _dedupe_without_scribe(topics: list[str], captured_by: str | None) -> tuple[
 
 
 # --------------------------------------------------------------------------------------------
+# Clauses: two assertions in one sentence
+# --------------------------------------------------------------------------------------------
+
+# Where one sentence may join two assertions: "; " (optionally with and/but), ", and",
+# ", but", ", while", or a bare " but ". An explicit "separately" right after the joint is
+# captured: the speaker saying, in so many words, that what follows is a separate claim.
+_JOINT = re.compile(
+    r"(?:;\s+(?:(?:and|but)\s+)?|,\s+(?:and|but|while)\s+|\s+but\s+)"
+    r"(?P<separately>separately\b[\s,]*)?"
+)
+# A clause leaning on the one before it ("..., and we'll live with it") continues that
+# assertion rather than making its own: pronouns, and a demonstrative standing alone
+# ("live with that", "accept that risk").
+_ANAPHOR = re.compile(
+    r"\b(?:it|its|they|them|their)\b"
+    r"|\b(?:this|that|these|those)\b(?=\s*(?:$|[.,;:!?)]|(?:gap|risk|issue|one|way|too|until"
+    r"|unless|if|when|for|since|because)\b))"
+)
+
+
+@dataclass(frozen=True)
+class _Piece:
+    """A candidate clause of a sentence: ``[start, end)`` inside the sentence's own text.
+
+    ``semicolon`` and ``separately`` describe the joint in front of it (False for the first).
+    """
+
+    start: int
+    end: int
+    semicolon: bool = False
+    separately: bool = False
+
+
+def _pieces(text: str) -> list[_Piece]:
+    """The sentence cut at every clause joint outside quotes and code, each piece trimmed of
+    surrounding whitespace (so a piece's text is a verbatim, stripped span of ``text``)."""
+    low = _fold(text)
+    protected = [m.span() for m in _PROTECTED.finditer(text)]
+    pieces: list[_Piece] = []
+    start, semicolon, separately = 0, False, False
+    for joint in _JOINT.finditer(low):
+        if any(a <= joint.start() < b for a, b in protected):
+            continue
+        pieces.append(_Piece(start, joint.start(), semicolon, separately))
+        start = joint.end()
+        semicolon = low[joint.start():joint.end()].lstrip().startswith(";")
+        separately = joint.group("separately") is not None
+    pieces.append(_Piece(start, len(text), semicolon, separately))
+    trimmed = []
+    for piece in pieces:
+        a, b = piece.start, piece.end
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if a < b:
+            trimmed.append(dataclasses.replace(piece, start=a, end=b))
+    return trimmed
+
+
+def _same_subject(first: str | None, second: str | None) -> bool:
+    """Unknown subjects count as the same: only two named, different subjects split."""
+    if first is None or second is None:
+        return True
+    return _ARTICLE.sub("", first.lower()) == _ARTICLE.sub("", second.lower())
+
+
+def _starts_own_assertion(group: _Clause, piece: _Clause, joint: _Piece) -> bool:
+    """Whether ``piece`` makes an assertion of its own after the clauses in ``group``.
+
+    It must carry its own cue and not lean on the group through a pronoun; then it is separate
+    when its kind differs, when the speaker says "separately", or -- joined by a conjunction,
+    not a bare semicolon -- when both clauses name different subjects. A semicolon alone
+    keeps same-kind clauses together: one sentence with a semicolon is one assertion
+    (see :func:`split_sentences`), unless the kinds or the speaker say otherwise.
+    """
+    kind = _classify(piece)
+    if kind is None or _ANAPHOR.search(piece.low):
+        return False
+    group_kind = _classify(group)
+    if group_kind is None:
+        return False  # a cue-less opening belongs to the clause that gives it a kind
+    if kind is not group_kind or joint.separately:
+        return True
+    return not joint.semicolon and not _same_subject(_subject(group), _subject(piece))
+
+
+def split_clauses(sentence: str) -> list[tuple[int, int]]:
+    """Spans (inside ``sentence``) of the assertions one sentence makes, in order.
+
+    Most sentences make one assertion and give ``[(0, len(sentence))]``. A sentence is cut
+    at a joint (``;``, ``, and``, ``, but``, ``, while``, `` but ``) only when the clause after
+    it starts an assertion of its own (:func:`_starts_own_assertion`); clauses without a cue
+    of their own stay with the clause before them. Every span is a stripped verbatim span.
+    """
+    pieces = _pieces(sentence)
+    if len(pieces) < 2:
+        return [(0, len(sentence))]
+    groups: list[list[int]] = [[pieces[0].start, pieces[0].end]]
+    for piece in pieces[1:]:
+        current = groups[-1]
+        group = _Clause.of(sentence[current[0]:current[1]])
+        if _starts_own_assertion(group, _Clause.of(sentence[piece.start:piece.end]), piece):
+            groups.append([piece.start, piece.end])
+        else:
+            current[1] = piece.end
+    if len(groups) == 1:
+        return [(0, len(sentence))]
+    return [(a, b) for a, b in groups]
+
+
+# --------------------------------------------------------------------------------------------
 # The extractor
 # --------------------------------------------------------------------------------------------
 
@@ -743,10 +862,12 @@ def _kind_fields(kind: Kind, clause: _Clause) -> dict[str, str | None]:
 
 
 class RuleExtractor:
-    """Deterministic cue-phrase scribe: at most one typed fact per sentence, in source order.
+    """Deterministic cue-phrase scribe: one typed fact per assertion, in source order.
 
-    Each fact's ``quote`` is the verbatim sentence span (``text[start:end]``), so it always
-    anchors. Sentences without a cue, and questions, yield nothing.
+    A sentence yields at most one fact unless its clauses make separate assertions
+    (:func:`split_clauses`). Each fact's ``quote`` is the verbatim sentence span, or the
+    clause's span when the sentence was split, so it always anchors. Sentences without a
+    cue, and questions, yield nothing.
     """
 
     name = "rules/v1"
@@ -754,7 +875,7 @@ class RuleExtractor:
     def extract(
         self, text: str, context: ExtractionContext | None = None
     ) -> list[ExtractedFact]:
-        """Return one fact per typeable sentence of ``text``, in order (possibly none)."""
+        """Return the facts of every typeable sentence of ``text``, in order (possibly none)."""
         if not isinstance(text, str):
             raise InvalidInput(f"text must be a string, got {type(text).__name__}")
         captured_by = context.captured_by if context else None
@@ -765,13 +886,20 @@ class RuleExtractor:
             if _STANDALONE_CORRECTION.match(clause.low):
                 pending_correction = True
                 continue
-            fact = self._fact(sentence, clause, captured_by, pending_correction)
-            if fact is not None:
-                facts.append(fact)
-                pending_correction = False
+            if _classify(clause) is None:
+                continue
+            spans = split_clauses(sentence.text)
+            # An unsplit sentence keeps its own clause view (filler trimmed once, up front).
+            parts = ([(sentence.text, clause)] if len(spans) == 1 else
+                     [(sentence.text[a:b], _Clause.of(sentence.text[a:b])) for a, b in spans])
+            for quote, part in parts:
+                fact = self._fact(quote, part, captured_by, pending_correction)
+                if fact is not None:
+                    facts.append(fact)
+                    pending_correction = False
         return facts
 
-    def _fact(self, sentence: Sentence, clause: _Clause, captured_by: str | None,
+    def _fact(self, quote: str, clause: _Clause, captured_by: str | None,
               corrected: bool) -> ExtractedFact | None:
         kind = _classify(clause)
         if kind is None:
@@ -784,7 +912,7 @@ class RuleExtractor:
         return ExtractedFact(
             statement=statement,
             kind=kind.value,
-            quote=sentence.text,
+            quote=quote,
             topics=_topics(clause, fields.get("subject"), captured_by),
             supersedes=corrected or _any(SUPERSESSION_CUES, clause.low),
             **fields,
