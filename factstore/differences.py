@@ -9,31 +9,43 @@ Categories, in the order they are reported:
 
 - **numbers** -- ``value 40 EU -> 41 EU``: quantities compared by value and unit, with unit
   aliases and conversions (``2 hours`` = ``120 min``, ``40%`` = ``40 percent``, ``two`` = ``2``,
-  ``1,000`` = ``1000``); dotted versions as ``version 1.2.3 -> 1.2.4``;
+  ``1,000`` = ``1000``, ``a minute`` = ``per minute``, ``monthly`` = ``per month``); dotted
+  versions as ``version 1.2.3 -> 1.2.4``. Two values pair as a change only when they measure
+  the same thing: same aligned position, or same dimension, or (bare numbers) the same words
+  either side -- "runs Postgres 16" / "has 3 worker nodes" is two one-sided values;
 - **dates and times** -- ``date 2025-06 -> 2025-07``: ISO dates, month names, weekdays,
-  quarters, years, relative days; ``June 2025`` = ``2025-06``, ``2am`` = ``02:00``;
+  quarters, years, relative days, paired by grain; ``June 2025`` = ``2025-06``, ``2am`` =
+  ``02:00``;
 - **negation** -- ``negation: b negates a``: the polarity model of
-  :mod:`factstore.writepath.polarity` (aligned clauses, parity, lexical negation);
+  :mod:`factstore.writepath.polarity` over the whole statements (clauses, nesting, lexical
+  negation as a fallback that only excuses);
 - **antonyms** -- ``antonym green -> red``: a curated table, plus prefix negation
   (``available`` / ``unavailable``). An antonym under a negation cancels it: "not green" and
-  "red" agree, so neither is reported;
-- **named values** -- ``named value staging -> canary``: a capitalised name, path, URL,
-  identifier (``sample-svc``, ``build.pipeline``), quoted string or a word from
+  "red" agree, so neither is reported; "never skips" agrees with "always runs";
+- **subject** and **named values** -- ``named value staging -> canary``: a capitalised name,
+  path, URL, identifier (``sample-svc``, ``build.pipeline``), quoted string or a word from
   :data:`VALUE_WORDS`, reported only when the statements are otherwise aligned (the names
-  sit in the same replaced position of a token alignment). When that position is the
-  subject of an otherwise identical predicate ("sample-svc is green" / "other-svc is
-  green"), it is reported as ``subject sample-svc -> other-svc``: two facts about two things.
+  sit in the same replaced position of a token alignment); plain words count too when they
+  are the only change and sit right after a preposition or determiner ("by digest" / "by
+  tag"). When the replaced position is the subject ("sample-svc | is green" / "other-svc |
+  is red", "the runner token | is stored at X" / "the runner config | is stored at Y"), it is
+  reported as ``subject sample-svc -> other-svc``: two facts about two things;
+- **swapped** -- ``swapped tabs over spaces -> spaces over tabs``: the same two values with
+  the choice reversed ("X over Y", "X rather than Y", "X instead of Y", "X, not Y").
 
 A value present on one side only is reported as ``value 41 only in b``: added detail, not a
 change. :func:`route_decision` turns the list into a yes/no for the conflict pipeline.
 
-Limitations: common nouns outside the tables are not values ("prefers tea" / "prefers
-coffee" reads as a restatement); "5m" is read as five minutes; US-style dates (06/07/2025)
-are not parsed; numbers are paired by order of appearance when several change at once.
+Limitations: common nouns outside the tables are values only as the single change after a
+preposition ("prefers tea" / "prefers coffee" reads as a restatement); a complementary pair
+that differs by a value under a different condition ("3 minutes warm" / "14 minutes cold")
+reads as a change; "5m" is read as five minutes; US-style dates (06/07/2025) are not parsed;
+subjects and predicates come from word tables, not a parser.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 from collections import Counter
@@ -137,11 +149,15 @@ ANTONYM_PAIRS: tuple[tuple[str, str], ...] = (
     ("encrypted", "unencrypted"), ("allowlist", "denylist"), ("whitelist", "blacklist"),
     ("inside", "outside"), ("up-to-date", "out-of-date"), ("up-to-date", "stale"),
     ("fresh", "stale"), ("merged", "unmerged"), ("signed", "unsigned"),
+    ("paused", "running"), ("paused", "active"), ("paused", "resumed"), ("frozen", "open"),
+    ("frozen", "unfrozen"), ("suspended", "active"), ("start", "end"), ("beginning", "end"),
+    ("idle", "busy"), ("empty", "full"),
 )
 #: Antonyms that are also everyday function words; they count only in the aligned position.
 ALIGNED_ONLY_ANTONYMS: frozenset[str] = frozenset((
     "on", "off", "up", "down", "open", "first", "last", "more", "less", "before", "after",
-    "light", "dark", "start", "stop", "pass", "fail", "min", "max", "above", "below",
+    "light", "dark", "start", "stop", "pass", "fail", "min", "max", "above", "below", "end",
+    "beginning", "full", "empty", "active",
 ))
 
 #: Lowercase words that name a value when they differ in the aligned position: deployment
@@ -149,8 +165,7 @@ ALIGNED_ONLY_ANTONYMS: frozenset[str] = frozenset((
 VALUE_WORDS: frozenset[str] = frozenset((
     "staging", "canary", "production", "prod", "dev", "development", "test", "testing", "qa",
     "preview", "sandbox", "main", "master", "trunk", "develop", "release", "beta", "alpha",
-    "nightly", "hourly", "daily", "weekly", "biweekly", "fortnightly", "monthly", "quarterly",
-    "yearly", "annually", "annual",
+    "morning", "afternoon", "evening", "night", "overnight", "squash", "rebase",
 ))
 
 #: Copulas, auxiliaries and modals: where a subject ends and a predicate begins.
@@ -158,6 +173,11 @@ PREDICATE_MARKERS: frozenset[str] = frozenset((
     "is", "are", "was", "were", "be", "been", "being", "am", "has", "have", "had", "does",
     "do", "did", "will", "would", "can", "could", "should", "shall", "may", "might", "must",
     "stays", "stay", "remains", "remain", "runs", "run", "lives", "live", "goes", "go",
+))
+#: Irregular past forms that open a predicate as well ("the job ran on ...").
+PAST_FORMS: frozenset[str] = frozenset((
+    "ran", "went", "took", "made", "got", "found", "built", "wrote", "broke", "chose", "held",
+    "kept", "left", "lost", "met", "paid", "sent", "set", "shut", "spent", "stood", "won",
 ))
 _DETERMINERS = frozenset(("the", "a", "an", "our", "their", "its", "this", "that", "my"))
 
@@ -211,6 +231,15 @@ _NUMBER = re.compile(
     r"(?P<glued>%|[a-z]+)?(?![\w\-/\\@])(?!\.\d)"
 )
 _SPACED_UNIT = re.compile(r"[ \t]+(?P<unit>%|[a-z]+)\b")
+_ONE_UNIT = re.compile(r"\b(?:a|an|per)\s+(?P<unit>second|minute|hour|day|week|month|year)\b")
+#: Cadence words are rates: "monthly" is "per month", "nightly" is "per day".
+CADENCES: dict[str, tuple[int, str]] = {
+    "hourly": (1, "hour"), "daily": (1, "day"), "nightly": (1, "day"), "weekly": (1, "week"),
+    "biweekly": (2, "weeks"), "fortnightly": (2, "weeks"), "monthly": (1, "month"),
+    "quarterly": (3, "months"), "yearly": (1, "year"), "annually": (1, "year"),
+    "annual": (1, "year"),
+}
+_CADENCE = re.compile(r"\b(?:" + "|".join(CADENCES) + r")\b")
 _NUMBER_WORD = re.compile(
     r"(?<![\w-])(?:" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")"
     r"(?:-(?:" + "|".join(w for w, v in NUMBER_WORDS.items() if 0 < v < 10) + r"))?(?![\w-])"
@@ -271,15 +300,17 @@ class _Analysis:
 
 
 def _analyse(text: str) -> _Analysis:
+    """Claim spans kind by kind, most specific first, so each character is read once."""
     analysis = _Analysis(text, _fold(text))
     for step in (_claim_locators, _claim_quoted, _claim_dates, _claim_times, _claim_versions,
-                 _claim_numbers, _claim_words):
+                 _claim_numbers, _claim_unit_phrases, _claim_words):
         step(analysis)
     analysis.items.sort(key=lambda i: i.start)
     return analysis
 
 
 def _claim_locators(an: _Analysis) -> None:
+    """URLs and paths first: their dots, digits and slashes are not numbers or dates."""
     for pattern in _LOCATORS:
         for match in pattern.finditer(an.folded):
             start, end = match.span()
@@ -292,6 +323,7 @@ def _claim_locators(an: _Analysis) -> None:
 
 
 def _claim_quoted(an: _Analysis) -> None:
+    """A quoted string is one name, whatever it contains."""
     for match in _QUOTED.finditer(an.folded):
         inner = next(g for g in match.groups() if g is not None)
         if an.free(*match.span()) and inner.strip():
@@ -304,14 +336,14 @@ def _date_key(kind: str, match: re.Match[str], an: _Analysis) -> str | None:
     """The canonical form of a date match, or None when it is not a date after all."""
     groups = match.groupdict()
     if kind == "relative":
-        return " ".join(match.group().split())
+        return "relative:" + " ".join(match.group().split())
     if kind == "weekday":
         return "weekday:" + groups["w"]
     if kind == "quarter":
-        return f"{groups['y'] or '----'}-q{groups['q']}"
+        return f"quarter:{groups['y'] or '----'}-q{groups['q']}"
     if kind == "year":
         after = _SPACED_UNIT.match(an.folded, match.end())
-        return None if after and after.group("unit") in UNITS else groups["y"]
+        return None if after and after.group("unit") in UNITS else "year:" + groups["y"]
     name = (groups.get("mon") or "").rstrip(".")
     month = int(groups["m"]) if groups.get("m") else MONTHS.get(name, 0)
     if not 1 <= month <= 12:
@@ -322,7 +354,9 @@ def _date_key(kind: str, match: re.Match[str], an: _Analysis) -> str | None:
     if day is not None and not 1 <= day <= 31:
         return None
     year = groups.get("y") or "----"
-    return f"{year}-{month:02d}" + (f"-{day:02d}" if day is not None else "")
+    if day is None:
+        return f"month:{year}-{month:02d}"
+    return f"day:{year}-{month:02d}-{day:02d}"
 
 
 def _plausible_bare_month(name: str, match: re.Match[str], an: _Analysis) -> bool:
@@ -334,6 +368,7 @@ def _plausible_bare_month(name: str, match: re.Match[str], an: _Analysis) -> boo
 
 
 def _claim_dates(an: _Analysis) -> None:
+    """Dates, most specific pattern first, keyed canonically ("June 2025" = "2025-06")."""
     for kind, pattern in _DATES:
         for match in pattern.finditer(an.folded):
             if not an.free(*match.span()):
@@ -345,6 +380,7 @@ def _claim_dates(an: _Analysis) -> None:
 
 
 def _claim_times(an: _Analysis) -> None:
+    """Clock times, keyed as 24-hour HH:MM so "2 p.m." equals "14:00"."""
     for pattern in _TIMES:
         for match in pattern.finditer(an.folded):
             if not an.free(*match.span()):
@@ -357,13 +393,15 @@ def _claim_times(an: _Analysis) -> None:
                 meridiem = (groups.get("ap") or "").replace(".", "")
                 if meridiem and not 1 <= hour <= 12:
                     continue
-                hour = hour % 12 + (12 if meridiem == "pm" else 0) if meridiem else hour
+                if meridiem:  # 12am is midnight, 12pm noon
+                    hour = hour % 12 + (12 if meridiem == "pm" else 0)
             if hour < 24 and minute < 60:
                 an.claim(_Item(match.start(), match.end(), an.text[match.start():match.end()],
-                               "time", f"{hour:02d}:{minute:02d}", ("#time",)))
+                               "time", f"time:{hour:02d}:{minute:02d}", ("#time",)))
 
 
 def _claim_versions(an: _Analysis) -> None:
+    """Dotted versions (1.2.3) and v-numbers (v2); a plain decimal (3.6) stays a number."""
     for match in _VERSION.finditer(an.folded):
         if an.free(*match.span()):
             an.claim(_Item(match.start(), match.end(), an.text[match.start():match.end()],
@@ -376,11 +414,17 @@ def _quantity_key(value: Decimal, unit: str | None) -> str:
 
 
 def _unit_after(an: _Analysis, end: int) -> tuple[str | None, int]:
-    """A spaced unit after a number ("40 EU", "2 hours"): its canonical alias and end."""
+    """A spaced unit after a number ("40 EU", "2 hours", "23 extra hours"): its alias and end."""
     match = _SPACED_UNIT.match(an.folded, end)
     if not match:
         return None, end
     unit = match.group("unit")
+    if unit not in UNITS:
+        # one word may sit between a number and its unit: "23 extra hours", "5 more minutes"
+        second = _SPACED_UNIT.match(an.folded, match.end())
+        if second and second.group("unit") in UNITS and second.group(
+                "unit") not in _GLUED_ONLY_UNITS:
+            return second.group("unit"), second.end()
     raw = an.text[match.start("unit"):match.end("unit")]
     if unit in UNITS and unit not in _GLUED_ONLY_UNITS:
         return unit, match.end()
@@ -390,6 +434,7 @@ def _unit_after(an: _Analysis, end: int) -> tuple[str | None, int]:
 
 
 def _claim_numbers(an: _Analysis) -> None:
+    """Digits and number words, each with the unit glued to it or following it."""
     for match in _NUMBER.finditer(an.folded):
         glued = match.group("glued")
         if glued and glued not in UNITS:
@@ -417,6 +462,20 @@ def _claim_numbers(an: _Analysis) -> None:
                        _quantity_key(Decimal(value), unit), ("#value",)))
 
 
+def _claim_unit_phrases(an: _Analysis) -> None:
+    """'a week', 'an hour', 'per second', 'monthly': one (or a few) of a time unit, so 'older
+    than a week' and 'older than a month' differ, and 'a minute' equals 'per minute'."""
+    for match in _ONE_UNIT.finditer(an.folded):
+        if an.free(*match.span()):
+            an.claim(_Item(match.start(), match.end(), an.text[match.start():match.end()],
+                           "value", _quantity_key(Decimal(1), match.group("unit")), ("#value",)))
+    for match in _CADENCE.finditer(an.folded):
+        if an.free(*match.span()):
+            count, unit = CADENCES[match.group()]
+            an.claim(_Item(match.start(), match.end(), an.text[match.start():match.end()],
+                           "value", _quantity_key(Decimal(count), unit), ("#value",)))
+
+
 def _one_as_pronoun(an: _Analysis, match: re.Match[str]) -> bool:
     if match.group() != "one":
         return False
@@ -438,16 +497,21 @@ def _alignment_words(word: str) -> tuple[str, ...]:
     return (word.removesuffix("'s"),)
 
 
+def _at_sentence_start(folded: str, position: int) -> bool:
+    """A capital here is the sentence's, not a name's."""
+    before = folded[:position]
+    return not before.strip() or _SENTENCE_END.search(before) is not None
+
+
 def _claim_words(an: _Analysis) -> None:
+    """Everything left is a word; entity-shaped words are names, compared by identity."""
     for match in _WORD.finditer(an.folded):
         start, end = match.span()
         if not an.free(start, end):
             continue
         raw = an.text[start:end]
         word = match.group()
-        at_start = _SENTENCE_END.search(an.folded[:start]) is not None or not an.folded[
-            :start].strip()
-        if _is_name(raw, word, at_start):
+        if _is_name(raw, word, _at_sentence_start(an.folded, start)):
             key = "name:" + re.sub(r"[-_]", "", word.removesuffix("'s"))
             an.claim(_Item(start, end, raw, "name", key, (key,)))
         else:
@@ -474,26 +538,96 @@ def _is_name(raw: str, word: str, at_start: bool) -> bool:
 
 
 # --------------------------------------------------------------------------------------------
+# Differences
+# --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Difference:
+    """One difference: its category and what each side says (None: that side says nothing)."""
+
+    label: str
+    a: str | None
+    b: str | None
+
+    def flipped(self) -> _Difference:
+        return _Difference(self.label, self.b, self.a)
+
+    def render(self) -> str:
+        if self.label == "negation":
+            return "negation: b negates a" if self.b else "negation: a negates b"
+        if self.a is None:
+            return f"{self.label} {self.b} only in b"
+        if self.b is None:
+            return f"{self.label} {self.a} only in a"
+        return f"{self.label} {self.a} -> {self.b}"
+
+
+# --------------------------------------------------------------------------------------------
 # Values: numbers, versions, dates, times
 # --------------------------------------------------------------------------------------------
 
+_VALUE_KINDS = frozenset(("value", "version", "date", "time"))
 _ZERO_KEYS = frozenset(("0|",))
 _NO_WORDS = frozenset(("no", "none", "nothing", "nobody", "without"))
 
 
-def _value_differences(a: _Analysis, b: _Analysis, kind: str) -> list[str]:
-    """Unmatched values paired in order of appearance; leftovers are reported as one-sided."""
-    items_a, items_b = a.of_kind(kind), b.of_kind(kind)
-    only_a = _unmatched(items_a, items_b)
-    only_b = _unmatched(items_b, items_a)
+def _value_differences(a: _Analysis, b: _Analysis, kind: str) -> list[_Difference]:
+    """Values that differ, paired when they measure the same thing; the rest one-sided.
+
+    A value replaced in the same aligned position pairs first ("19 of 19" / "17 of 19");
+    the others pair in order when they measure the same thing.
+    """
+    aligned = _aligned_value_pairs(a, b, kind)
+    out = [_Difference(kind, x.text, y.text) for x, y in aligned]
+    rest_a = [i for i in a.of_kind(kind) if all(i is not x for x, _ in aligned)]
+    rest_b = [i for i in b.of_kind(kind) if all(i is not y for _, y in aligned)]
     # "found zero broken links" says what "found no broken links" says.
-    only_a = [i for i in only_a if not _zero_against_no(i, b)]
-    only_b = [i for i in only_b if not _zero_against_no(i, a)]
-    label = kind
-    out = [f"{label} {x.text} -> {y.text}" for x, y in zip(only_a, only_b, strict=False)]
-    out += [f"{label} {x.text} only in a" for x in only_a[len(only_b):]]
-    out += [f"{label} {y.text} only in b" for y in only_b[len(only_a):]]
+    only_a = [i for i in _unmatched(rest_a, rest_b) if not _zero_against_no(i, b)]
+    only_b = [i for i in _unmatched(rest_b, rest_a) if not _zero_against_no(i, a)]
+    for x in list(only_a):
+        y = next((y for y in only_b if _comparable(x, a, y, b)), None)
+        if y is None:
+            out.append(_Difference(kind, x.text, None))
+        else:
+            only_b.remove(y)
+            out.append(_Difference(kind, x.text, y.text))
+    out += [_Difference(kind, None, y.text) for y in only_b]
     return out
+
+
+def _value_sequence(an: _Analysis) -> tuple[list[str], list[_Item]]:
+    """Alignment words in which each value stands as itself, so equal values align."""
+    words: list[str] = []
+    owners: list[_Item] = []
+    for item in an.items:
+        for word in (item.key,) if item.kind in _VALUE_KINDS else item.words:
+            words.append(word)
+            owners.append(item)
+    return words, owners
+
+
+def _aligned_value_pairs(a: _Analysis, b: _Analysis, kind: str) -> list[tuple[_Item, _Item]]:
+    """Values replaced in the same aligned position ("19 of 19" / "17 of 19")."""
+    words_a, owner_a = _value_sequence(a)
+    words_b, owner_b = _value_sequence(b)
+    pairs = []
+    matcher = difflib.SequenceMatcher(None, words_a, words_b, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        # the value and at most one word beside it: a longer replacement is a rewording
+        if tag != "replace" or i2 - i1 > 2 or j2 - j1 > 2:
+            continue
+        xs = [i for i in _unique(owner_a[i1:i2]) if i.kind == kind]
+        ys = [i for i in _unique(owner_b[j1:j2]) if i.kind == kind]
+        if len(xs) == len(ys):
+            pairs += [(x, y) for x, y in zip(xs, ys, strict=True) if _same_measure(x, y)]
+    return pairs
+
+
+def _same_measure(x: _Item, y: _Item) -> bool:
+    """Same grain of date or time, or same dimension of quantity."""
+    if x.kind in ("date", "time"):
+        return x.key.split(":", 1)[0] == y.key.split(":", 1)[0]
+    return _dimension(x) == _dimension(y)
 
 
 def _unmatched(items: Sequence[_Item], others: Sequence[_Item]) -> list[_Item]:
@@ -505,6 +639,42 @@ def _unmatched(items: Sequence[_Item], others: Sequence[_Item]) -> list[_Item]:
         else:
             out.append(item)
     return out
+
+
+# Words skipped when looking at what a number counts or follows ("is now 41", "about 40").
+_VALUE_FILLERS = frozenset(("now", "currently", "about", "around", "roughly", "approximately",
+                            "nearly", "almost", "just", "only", "still", "all", "the", "a", "an",
+                            "some", "over", "under", "least", "most", "up"))
+
+
+def _neighbour(an: _Analysis, item: _Item, step: int) -> str | None:
+    """The first word before (step -1) or after (step 1) an item, fillers skipped."""
+    index = an.items.index(item) + step
+    while 0 <= index < len(an.items):
+        other = an.items[index]
+        if other.key not in _VALUE_FILLERS:
+            return other.key if other.kind in ("word", "name") else "#" + other.kind
+        index += step
+    return None
+
+
+def _dimension(item: _Item) -> str:
+    return item.key.rsplit("|", 1)[-1] if item.kind == "value" else ""
+
+
+def _comparable(x: _Item, a: _Analysis, y: _Item, b: _Analysis) -> bool:
+    """Whether two values measure the same thing, so one is a change of the other.
+
+    Dates and times of the same grain, quantities of the same dimension (minutes and hours,
+    GB and MB), and bare numbers that follow and precede the same words ("the limit is 40"
+    / "the limit is 41", but not "runs Postgres 16" / "has 3 worker nodes").
+    """
+    if x.kind in ("date", "time") or _dimension(x) or _dimension(y):
+        return _same_measure(x, y)
+    before_same = _neighbour(a, x, -1) == _neighbour(b, y, -1)
+    if x.kind == "version":
+        return before_same
+    return before_same and _neighbour(a, x, 1) == _neighbour(b, y, 1)
 
 
 def _zero_against_no(item: _Item, other: _Analysis) -> bool:
@@ -545,12 +715,21 @@ def _align(a: _Analysis, b: _Analysis) -> _Alignment:
     return _Alignment(words_a, words_b, owner_a, owner_b, matcher.get_opcodes(), aligned)
 
 
-def _replacements(al: _Alignment) -> list[tuple[list[_Item], list[_Item], int, int]]:
-    """Short aligned replacements: (items of a, items of b, end index in a, end index in b)."""
+@dataclass(frozen=True)
+class _Replacement:
+    """A short aligned replacement: the items of each side and where it sits."""
+
+    items_a: list[_Item]
+    items_b: list[_Item]
+    opcode: int  # index in the alignment's opcodes
+
+
+def _replacements(al: _Alignment) -> list[_Replacement]:
     out = []
-    for tag, i1, i2, j1, j2 in al.opcodes:
+    for index, (tag, i1, i2, j1, j2) in enumerate(al.opcodes):
         if tag == "replace" and i2 - i1 <= _MAX_SWAP_TOKENS and j2 - j1 <= _MAX_SWAP_TOKENS:
-            out.append((_unique(al.owner_a[i1:i2]), _unique(al.owner_b[j1:j2]), i2, j2))
+            out.append(_Replacement(_unique(al.owner_a[i1:i2]), _unique(al.owner_b[j1:j2]),
+                                    index))
     return out
 
 
@@ -570,48 +749,59 @@ for _x, _y in ANTONYM_PAIRS:
 
 @dataclass(frozen=True)
 class _Swap:
+    """An opposite pair: ``word_a`` (item ``a``) on side a, ``word_b`` (item ``b``) on side b."""
+
     a: _Item
     b: _Item
     word_a: str
     word_b: str
 
 
-def _antonym_words(an: _Analysis) -> list[tuple[str, _Item]]:
-    """Antonym-table words of a statement, with two- and three-word hyphen joins ("read only")."""
-    words = [i for i in an.items if i.kind in ("word", "name")]
-    found: list[tuple[str, _Item]] = []
-    for index, item in enumerate(words):
-        word = _fold(item.text).removesuffix("'s")
+def _words_with_items(an: _Analysis) -> list[tuple[str, _Item]]:
+    return [(_fold(i.text).removesuffix("'s"), i) for i in an.items if i.kind in ("word", "name")]
+
+
+def _joined_words(an: _Analysis) -> list[tuple[str, _Item]]:
+    """Two- and three-word runs joined by hyphens when the table knows them ("read only")."""
+    words = _words_with_items(an)
+    found = []
+    for index, (_, item) in enumerate(words):
         for n in (3, 2):
-            joined = "-".join(_fold(w.text) for w in words[index:index + n])
-            if index + n <= len(words) and joined in _ANTONYMS:
-                found.append((joined, item))
-        if word in _ANTONYMS:
-            found.append((word, item))
+            if index + n <= len(words):
+                joined = "-".join(w for w, _ in words[index:index + n])
+                if joined in _ANTONYMS:
+                    found.append((joined, item))
     return found
 
 
 def _are_antonyms(x: str, y: str) -> bool:
+    """In the table, or one is the other prefix-negated ("available" / "unavailable")."""
     if y in _ANTONYMS.get(x, frozenset()):
         return True
-    return polarity.prefix_negated_base(y) == x or polarity.prefix_negated_base(x) == y
+    base_x, base_y = polarity.prefix_negated_base(x), polarity.prefix_negated_base(y)
+    # inflection may differ between the sides: "does not like" / "dislikes"
+    return ((base_y is not None and polarity.same_stem(base_y, x))
+            or (base_x is not None and polarity.same_stem(base_x, y)))
 
 
 def _antonym_swaps(a: _Analysis, b: _Analysis, al: _Alignment) -> list[_Swap]:
-    """Pairs of opposite words, one on each side, neither of which the other side also says."""
-    in_a = {w for w, _ in _antonym_words(a)} | _plain_words(a)
-    in_b = {w for w, _ in _antonym_words(b)} | _plain_words(b)
-    aligned_pairs = {(x.start, y.start) for xs, ys, _, _ in _replacements(al)
-                     for x in xs for y in ys}
-    candidates_a = [(w, i) for w, i in _antonym_words(a) + _words_with_items(a) if w not in in_b]
-    candidates_b = [(w, i) for w, i in _antonym_words(b) + _words_with_items(b) if w not in in_a]
+    """Pairs of opposite words, one on each side, neither of which the other side also says.
+
+    Each word occurrence takes part in at most one swap; a word that is also a function word
+    ('on', 'up', 'first') must sit in the aligned position of its opposite.
+    """
+    words_a = _joined_words(a) + _words_with_items(a)
+    words_b = _joined_words(b) + _words_with_items(b)
+    said_a, said_b = {w for w, _ in words_a}, {w for w, _ in words_b}
+    aligned_pairs = {(x.start, y.start) for r in _replacements(al)
+                     for x in r.items_a for y in r.items_b}
     swaps: list[_Swap] = []
     used_a: set[int] = set()
     used_b: set[int] = set()
-    for word_a, item_a in candidates_a:
-        for word_b, item_b in candidates_b:
-            if item_a.start in used_a or item_b.start in used_b or not _are_antonyms(word_a,
-                                                                                    word_b):
+    for word_a, item_a in words_a:
+        for word_b, item_b in words_b:
+            if (word_a in said_b or word_b in said_a or item_a.start in used_a
+                    or item_b.start in used_b or not _are_antonyms(word_a, word_b)):
                 continue
             if ((word_a in ALIGNED_ONLY_ANTONYMS or word_b in ALIGNED_ONLY_ANTONYMS)
                     and (item_a.start, item_b.start) not in aligned_pairs):
@@ -620,14 +810,6 @@ def _antonym_swaps(a: _Analysis, b: _Analysis, al: _Alignment) -> list[_Swap]:
             used_a.add(item_a.start)
             used_b.add(item_b.start)
     return swaps
-
-
-def _plain_words(an: _Analysis) -> set[str]:
-    return {w for w, _ in _words_with_items(an)}
-
-
-def _words_with_items(an: _Analysis) -> list[tuple[str, _Item]]:
-    return [(_fold(i.text).removesuffix("'s"), i) for i in an.items if i.kind in ("word", "name")]
 
 
 def _clause_index(clauses: Sequence[polarity.Clause], position: int) -> int | None:
@@ -641,40 +823,71 @@ def _is_operator(clause: polarity.Clause, item: _Item) -> bool:
     return any(cue.start == item.start for cue in clause.cues)
 
 
-def _antonyms_and_negation(a: _Analysis, b: _Analysis, al: _Alignment
-                           ) -> tuple[list[str], list[str], set[_Item]]:
-    """Antonym and negation differences, with "not green" / "red" cancelling each other."""
-    clauses_a, clauses_b = polarity.split_clauses(a.text), polarity.split_clauses(b.text)
-    parity_a = [c.parity for c in clauses_a]
-    parity_b = [c.parity for c in clauses_b]
-    antonyms: list[str] = []
+@dataclass
+class _Polarities:
+    """Each side's clauses, and the operator positions antonym swaps add or take away."""
+
+    clauses_a: tuple[polarity.Clause, ...]
+    clauses_b: tuple[polarity.Clause, ...]
+    extra_a: list[int] = field(default_factory=list)
+    extra_b: list[int] = field(default_factory=list)
+    removed_a: set[int] = field(default_factory=set)
+    removed_b: set[int] = field(default_factory=set)
+
+    @classmethod
+    def of(cls, a: str, b: str) -> _Polarities:
+        return cls(polarity.split_clauses(a), polarity.split_clauses(b))
+
+    def negated_at(self, side: str, clause: polarity.Clause, position: int) -> bool:
+        if side == "a":
+            return clause.negated_at(position, self.extra_a, self.removed_a)
+        return clause.negated_at(position, self.extra_b, self.removed_b)
+
+    def negated(self, side: str) -> bool:
+        if side == "a":
+            return any(c.negated(self.extra_a, self.removed_a) for c in self.clauses_a)
+        return any(c.negated(self.extra_b, self.removed_b) for c in self.clauses_b)
+
+
+def _antonyms(swaps: Sequence[_Swap], pol: _Polarities, a: str, b: str
+              ) -> tuple[list[_Difference], set[_Item]]:
+    """Antonym differences; "not green" against "red" cancels instead (and uses up the "not")."""
+    antonyms: list[_Difference] = []
     consumed: set[_Item] = set()
-    for swap in _antonym_swaps(a, b, al):
-        ia, ib = _clause_index(clauses_a, swap.a.start), _clause_index(clauses_b, swap.b.start)
+    for swap in swaps:
+        ia = _clause_index(pol.clauses_a, swap.a.start)
+        ib = _clause_index(pol.clauses_b, swap.b.start)
         if ia is None or ib is None:
             continue
+        clause_a, clause_b = pol.clauses_a[ia], pol.clauses_b[ib]
         consumed.update((swap.a, swap.b))
-        # "always" / "never": the operator is the antonym, so it stops counting as a negation.
-        if _is_operator(clauses_a[ia], swap.a) or _is_operator(clauses_b[ib], swap.b):
-            parity_a[ia] ^= int(_is_operator(clauses_a[ia], swap.a))
-            parity_b[ib] ^= int(_is_operator(clauses_b[ib], swap.b))
-            antonyms.append(f"antonym {swap.word_a} -> {swap.word_b}")
-        elif parity_a[ia] != parity_b[ib]:
-            # "not green" against "red": the negation and the antonym cancel out.
-            if parity_a[ia]:
-                parity_a[ia] = 0
+        op_a, op_b = _is_operator(clause_a, swap.a), _is_operator(clause_b, swap.b)
+        if op_a or op_b:
+            # "always" / "never": the operator is the antonym, so it stops counting as negation.
+            (pol.removed_a if op_a else pol.removed_b).add(swap.a.start if op_a else swap.b.start)
+            # "never skips" is "always runs": a litotes agrees with the opposite word.
+            clause, other = (clause_a, b) if op_a else (clause_b, a)
+            if not polarity.lexical_negatives(clause, other):
+                antonyms.append(_Difference("antonym", swap.word_a, swap.word_b))
+        elif pol.negated_at("a", clause_a, swap.a.start) != pol.negated_at("b", clause_b,
+                                                                          swap.b.start):
+            # "not green" against "red": read "red" as "not green", so the two agree.
+            if pol.negated_at("a", clause_a, swap.a.start):
+                pol.extra_b.append(swap.b.start)
             else:
-                parity_b[ib] = 0
+                pol.extra_a.append(swap.a.start)
         else:
-            antonyms.append(f"antonym {swap.word_a} -> {swap.word_b}")
-    kept_a = set(polarity.aligned_clauses(clauses_a, b.text))
-    kept_b = set(polarity.aligned_clauses(clauses_b, a.text))
-    negated_a = any(p for c, p in zip(clauses_a, parity_a, strict=True) if c in kept_a)
-    negated_b = any(p for c, p in zip(clauses_b, parity_b, strict=True) if c in kept_b)
-    negation: list[str] = []
-    if negated_a != negated_b and not polarity.explained_by_lexical_negation(a.text, b.text):
-        negation.append("negation: b negates a" if negated_b else "negation: a negates b")
-    return negation, antonyms, consumed
+            antonyms.append(_Difference("antonym", swap.word_a, swap.word_b))
+    return antonyms, consumed
+
+
+def _negation(pol: _Polarities, a: str, b: str) -> list[_Difference]:
+    """A negation difference between the two whole statements (after antonym swaps)."""
+    negated_a, negated_b = pol.negated("a"), pol.negated("b")
+    if negated_a == negated_b or polarity.explained_by_lexical_negation(a, b):
+        return []
+    return [_Difference("negation", "negated" if negated_a else None,
+                        "negated" if negated_b else None)]
 
 
 # --------------------------------------------------------------------------------------------
@@ -695,40 +908,199 @@ def _span_text(an: _Analysis, items: Sequence[_Item]) -> str:
     return " ".join(an.text[items[0].start:items[-1].end].split())
 
 
-def _is_subject_position(al: _Alignment, end_a: int, end_b: int) -> bool:
-    """The swap precedes an identical predicate: 'sample-svc | is green' / 'other-svc | is green'.
+def _bare(item: _Item) -> str:
+    """A name or word without case, hyphens or its category prefix: 'name:samplesvc' ->
+    'samplesvc', 'Vim' -> 'vim'."""
+    key = item.key.removeprefix("name:") if item.kind == "name" else item.key
+    return re.sub(r"[-_]", "", key)
 
-    An identity predicate ('X | is the database') does not count: there the swapped name is
-    the value.
+
+def _new_names(an: _Analysis, other: _Analysis) -> Counter[str]:
+    """Names of one side the other side does not say, as a name or as a plain word (a name
+    that opens a sentence is spelled like a word: "Vim is ..." against "... prefers Vim")."""
+    names = Counter(i.key for i in an.of_kind("name"))
+    names.subtract(i.key for i in other.of_kind("name"))
+    words = {_bare(i) for i in other.of_kind("word")}
+    by_key = {i.key: i for i in an.of_kind("name")}
+    return Counter({key: n for key, n in names.items()
+                    if n > 0 and _bare(by_key[key]) not in words})
+
+
+# Adverbs that may sit between a copula and an identity predicate ("is currently the ...").
+_PREDICATE_ADVERBS = frozenset(("currently", "now", "still", "also", "right", "always",
+                                "usually", "again", "just", "really", "actually", "presently"))
+
+
+def _is_subject_position(al: _Alignment, replacement: _Replacement) -> bool:
+    """The swap is in the subject: 'sample-svc | is green' / 'other-svc | is red', 'the runner
+    token | is stored at ...' / 'the runner config | is stored at ...'.
+
+    No predicate word comes before it on either side, and the aligned words after it reach
+    one. An identity predicate ('X | is the database') does not count: there the swapped
+    name is the value.
     """
-    rest_a, rest_b = al.words_a[end_a:], al.words_b[end_b:]
-    if not rest_a or rest_a != rest_b or rest_a[0] not in PREDICATE_MARKERS:
+    _, i1, _, j1, _ = al.opcodes[replacement.opcode]
+    if any(_opens_predicate(w) for w in al.words_a[:i1] + al.words_b[:j1]):
         return False
-    return not (len(rest_a) > 1 and rest_a[1] in _DETERMINERS)
+    following = al.opcodes[replacement.opcode + 1:replacement.opcode + 2]
+    if not following or following[0][0] != "equal":
+        return False
+    _, k1, k2, l1, _ = following[0]
+    marker = next((n for n, w in enumerate(al.words_a[k1:k2]) if _opens_predicate(w)), None)
+    if marker is None:
+        return False
+    return not (_identity_after(al.words_a, k1 + marker + 1)
+                or _identity_after(al.words_b, l1 + marker + 1))
+
+
+def _opens_predicate(word: str) -> bool:
+    """A copula, auxiliary, modal, common verb or past form ("-ed", "ran")."""
+    return (word in PREDICATE_MARKERS or word in PAST_FORMS
+            or (len(word) > 4 and word.endswith("ed") and word.isalpha()))
+
+
+def _identity_after(words: Sequence[str], index: int) -> bool:
+    while index < len(words) and words[index] in _PREDICATE_ADVERBS:
+        index += 1
+    return index < len(words) and words[index] in _DETERMINERS
+
+
+# Words after which a noun phrase -- a value -- follows ("by digest", "from the vault").
+_OBJECT_SLOT = frozenset(("by", "from", "in", "on", "at", "to", "into", "per", "via",
+                          "through", "with", "for", "of", "under", "against", "the", "a", "an",
+                          "our", "their", "its", "this", "that", "my", "every", "each"))
+
+
+def _object_swap(al: _Alignment, replacement: _Replacement, span_a: Sequence[_Item],
+                 span_b: Sequence[_Item]) -> bool:
+    """Plain words replaced in an object slot of otherwise identical statements.
+
+    'by digest' / 'by tag', 'from the vault' / 'from environment files': the only change in
+    the alignment, at most two words a side, right after a preposition or determiner (so a
+    verb swap such as 'prefers' / 'likes' is a rewording, not a value).
+    """
+    changed = [op for op in al.opcodes if op[0] != "equal"]
+    _, i1, _, j1, _ = al.opcodes[replacement.opcode]
+    if len(changed) != 1 or i1 == 0 or j1 == 0:
+        return False
+    if al.words_a[i1 - 1] not in _OBJECT_SLOT or al.words_b[j1 - 1] not in _OBJECT_SLOT:
+        return False
+    if not (1 <= len(span_a) <= 2 and 1 <= len(span_b) <= 2):
+        return False
+    return not any(polarity.same_stem(_bare(x), _bare(y)) for x in span_a for y in span_b)
 
 
 def _named_differences(a: _Analysis, b: _Analysis, al: _Alignment,
-                       consumed: set[_Item]) -> list[str]:
-    names_a = Counter(i.key for i in a.of_kind("name"))
-    names_b = Counter(i.key for i in b.of_kind("name"))
-    if names_a == names_b or not al.aligned:
-        return []
-    only_a, only_b = names_a - names_b, names_b - names_a
-    out: list[str] = []
-    for items_a, items_b, end_a, end_b in _replacements(al):
-        span_a = _trim([i for i in items_a if i not in consumed])
-        span_b = _trim([i for i in items_b if i not in consumed])
+                       consumed: set[_Item]) -> list[_Difference]:
+    """Names swapped in the same aligned position (or in the subject position)."""
+    only_a, only_b = _new_names(a, b), _new_names(b, a)
+    out: list[_Difference] = []
+    for replacement in _replacements(al):
+        span_a = _trim([i for i in replacement.items_a if i not in consumed])
+        span_b = _trim([i for i in replacement.items_b if i not in consumed])
+        if not span_a or not span_b:
+            continue
         new_a = [i for i in span_a if i.kind == "name" and only_a[i.key] > 0]
         new_b = [i for i in span_b if i.kind == "name" and only_b[i.key] > 0]
-        if not span_a or not span_b or not (new_a or new_b):
+        # A name against a name, or a name against a short phrase ("staging" / "the canary");
+        # a name against a whole rewording ("handles" / "pinned to release") is no swap.
+        named = (new_a and new_b) or ((new_a or new_b) and len(span_a) <= 2 and len(span_b) <= 2)
+        if _is_subject_position(al, replacement) and (named or out or _other_changes(al)):
+            label = "subject"
+        elif named and al.aligned:
+            label = "named value"
+        elif _object_swap(al, replacement, span_a, span_b):
+            label = "named value"
+        else:
             continue
         for item in new_a:
             only_a[item.key] -= 1
         for item in new_b:
             only_b[item.key] -= 1
-        label = "subject" if _is_subject_position(al, end_a, end_b) else "named value"
-        out.append(f"{label} {_span_text(a, span_a)} -> {_span_text(b, span_b)}")
+        out.append(_Difference(label, _span_text(a, span_a), _span_text(b, span_b)))
     return out
+
+
+def _other_changes(al: _Alignment) -> bool:
+    """Whether the alignment changes more than one place (a plain-word subject swap matters
+    only next to another change: 'the runner token / config is stored at X / Y')."""
+    return sum(op[0] != "equal" for op in al.opcodes) > 1
+
+
+# --------------------------------------------------------------------------------------------
+# Swapped values
+# --------------------------------------------------------------------------------------------
+
+# "X over Y", "X rather than Y", "X instead of Y", "X, not Y": X is chosen over Y.
+_PREFERENCE_WORDS = frozenset(("over", "than", "instead", "not"))
+
+
+def _preferences(an: _Analysis) -> list[tuple[_Item, list[_Item]]]:
+    """(chosen, rejected) pairs: the content word before a preference word, and the content
+    words after it."""
+    words = [i for i in an.items if i.kind in ("word", "name")]
+    found = []
+    for index, item in enumerate(words):
+        if item.key not in _PREFERENCE_WORDS or index == 0:
+            continue
+        if item.key == "than" and words[index - 1].key != "rather":
+            continue  # "more than 40" is a quantity
+        if item.key == "not" and "," not in an.text[words[index - 1].end:item.start]:
+            continue  # only the contrastive ", not"
+        before = index - 2 if item.key == "than" else index - 1
+        rest = words[index + 1:]
+        if item.key == "instead" and rest and rest[0].key == "of":
+            rest = rest[1:]
+        while rest and rest[0].key in polarity.FUNCTION_WORDS:
+            rest = rest[1:]
+        rejected = []
+        for other in rest[:3]:
+            if other.key in polarity.FUNCTION_WORDS:
+                break
+            rejected.append(other)
+        if before >= 0 and rejected and words[before].key not in polarity.FUNCTION_WORDS:
+            found.append((words[before], rejected))
+    return found
+
+
+def _swapped(a: _Analysis, b: _Analysis) -> list[_Difference]:
+    """'tabs over spaces' / 'spaces over tabs': the same two values, the choice reversed."""
+    out = []
+    for chosen_a, rejected_a in _preferences(a):
+        for chosen_b, rejected_b in _preferences(b):
+            if (_bare(chosen_a) != _bare(chosen_b)
+                    and _bare(chosen_a) in {_bare(i) for i in rejected_b}
+                    and _bare(chosen_b) in {_bare(i) for i in rejected_a}):
+                out.append(_Difference(
+                    "swapped", f"{chosen_a.text} over {_span_text(a, rejected_a)}",
+                    f"{chosen_b.text} over {_span_text(b, rejected_b)}"))
+    return out
+
+
+# Sentence openers that are never names: quantifiers, conjunctions, prepositions, adverbs.
+_NOT_NAME_OPENERS = (polarity.FUNCTION_WORDS | polarity.SINGLE_OPERATORS | _OBJECT_SLOT
+                     | frozenset(("no", "each", "every", "most", "many", "both", "either",
+                                  "always", "after", "before", "once", "when", "while", "since",
+                                  "until", "during", "please", "never", "right", "as")))
+
+
+def _promote_initials(a: _Analysis, b: _Analysis) -> None:
+    """Two statements opening with different capitalised words open with names ("Dana is
+    on call" / "Ivo is on call"), though a sentence's first capital is not a name alone."""
+    first_a = next((i for i in a.items if i.kind in ("word", "name")), None)
+    first_b = next((i for i in b.items if i.kind in ("word", "name")), None)
+    if first_a is None or first_b is None or first_a.key == first_b.key:
+        return
+    candidates = [(an, item) for an, item in ((a, first_a), (b, first_b))
+                  if item.kind == "name" or (item.text[:1].isupper()
+                                             and item.key not in _NOT_NAME_OPENERS)]
+    if len(candidates) < 2:
+        return
+    for an, item in candidates:
+        if item.kind == "word":
+            key = "name:" + re.sub(r"[-_]", "", item.key.removesuffix("'s"))
+            an.items[an.items.index(item)] = dataclasses.replace(item, kind="name", key=key,
+                                                                  words=(key,))
 
 
 # --------------------------------------------------------------------------------------------
@@ -745,15 +1117,36 @@ def differences(a: str, b: str) -> tuple[str, ...]:
     """
     if " ".join(a.split()) == " ".join(b.split()):
         return ()
+    # Token alignment is not symmetric in its tie-breaking; computing in one canonical order
+    # and flipping makes differences(b, a) the mirror image of differences(a, b).
+    found = [d.flipped() for d in _differences(b, a)] if b < a else _differences(a, b)
+    return tuple(d.render() for d in sorted(found, key=_report_order))
+
+
+_CATEGORY_ORDER = ("value", "version", "date", "time", "negation", "antonym", "subject",
+                   "named value", "swapped")
+
+
+def _report_order(d: _Difference) -> tuple[int, int]:
+    """Categories in a fixed order; within one, changes before one-sided values (a, then b)."""
+    sided = 0 if d.label == "negation" or (d.a is not None and d.b is not None) else (
+        1 if d.b is None else 2)
+    return _CATEGORY_ORDER.index(d.label), sided
+
+
+def _differences(a: str, b: str) -> list[_Difference]:
     an_a, an_b = _analyse(a), _analyse(b)
+    _promote_initials(an_a, an_b)
     alignment = _align(an_a, an_b)
-    out: list[str] = []
+    out: list[_Difference] = []
     for kind in ("value", "version", "date", "time"):
         out += _value_differences(an_a, an_b, kind)
-    negation, antonyms, consumed = _antonyms_and_negation(an_a, an_b, alignment)
-    out += negation + antonyms
+    polarities = _Polarities.of(a, b)
+    antonyms, consumed = _antonyms(_antonym_swaps(an_a, an_b, alignment), polarities, a, b)
+    out += _negation(polarities, a, b) + antonyms
     out += _named_differences(an_a, an_b, alignment, consumed)
-    return tuple(out)
+    out += _swapped(an_a, an_b)
+    return out
 
 
 _ONE_SIDED = (" only in a", " only in b")

@@ -25,34 +25,54 @@ The model, in three layers:
    side are set aside before comparing, unless that leaves nothing. Content-free clauses
    ("No, it isn't") always stay: they are ellipses of the clause before them.
 
-A polarity difference is then *explained*, and not flagged, when one side carries lexical
-negation the operator count cannot see: an unmatched "missing", "gap", "zero", "skips" ...
-(:data:`IMPLICIT_NEGATIVES`), or a prefix-negated word whose base occurs on the other side
-("unhealthy" against "not healthy", "disallows" against "does not allow").
+Lexical negation, in two tiers. A prefix-negated word whose base the other side says counts
+as an operator: "unhealthy" against "healthy", "dislikes" against "like" (so "not unhealthy"
+equals "healthy", and "dislikes" equals "does not like"). Other lexical negatives the other
+side does not say -- :data:`IMPLICIT_NEGATIVES` ("missing", "gap", "skips", "stopped"),
+:data:`LITOTES_VERBS` ("drop", "object to"), "zero" against "no" -- count only as a fallback
+that can excuse a difference, never raise one: "found zero broken links" agrees with "found
+no broken links", "doesn't dislike tabs" with "is fine with tabs", while "the importer skips
+UTF-16" is not flagged against a paraphrase that says "passes over".
+
+Inside a clause, operators nest only within one comma-free stretch: "does not resume, a known
+issue left unfixed" is two coordinated negations, not a double negation.
+
+A "not" right after a comma is a contrast, not a negation of the clause ("against a copy, not
+the live replica"); "decided against" negates like "decided not to".
 
 Limitations: negation scope is not parsed, so two coordinated flips ("A is not green and B
-is red" against "A is green and B is not red") cancel out; "hardly", "rarely" and "barely"
-are not operators; sarcasm and quoted speech are read literally.
+is red" against "A is green and B is not red") cancel out, and a negated context clause
+about the same subject ("the offline mode never loses a draft, but it can duplicate one")
+counts against a statement of the other clause; an inversion through an antonym ("keep" /
+"drop") changes no operator and is left to the difference detector; an unmatched lexical
+negative can excuse a real inversion next to it; "hardly", "rarely" and "barely" are not
+operators; sarcasm and quoted speech are read literally.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 __all__ = [
     "IMPLICIT_NEGATIVES",
+    "LITOTES_VERBS",
     "NON_NEGATING_PHRASES",
     "Clause",
     "Cue",
     "aligned_clauses",
+    "clause_parities",
     "explained_by_lexical_negation",
+    "lexical_negatives",
+    "mirrored_negations",
     "is_negated",
     "negation_cues",
     "negation_polarity",
     "polarity_mismatch",
     "prefix_negated_base",
+    "same_stem",
     "split_clauses",
 ]
 
@@ -70,6 +90,12 @@ SINGLE_OPERATORS: frozenset[str] = frozenset((
 BARE_CONTRACTIONS: frozenset[str] = frozenset((
     "dont", "doesnt", "didnt", "isnt", "arent", "wasnt", "werent", "havent", "hasnt", "hadnt",
     "wouldnt", "shouldnt", "couldnt", "mustnt", "aint", "neednt",
+))
+#: "decided against X" is "decided not to X".
+AGAINST_VERBS: frozenset[str] = frozenset((
+    "decided", "decide", "decides", "opted", "opt", "opts", "voted", "vote", "votes", "chose",
+    "choose", "chooses", "ruled", "rule", "rules", "argued", "advised", "recommended",
+    "decision", "leaning", "leans", "settled",
 ))
 #: Verbs that negate what follows them when followed by "to" ("fails to start").
 TO_OPERATORS: frozenset[str] = frozenset((
@@ -114,12 +140,27 @@ _NOT_JUST = frozenset(("just", "merely", "simply"))
 #: Pronouns a tag question ends with ("..., isn't it?").
 _TAG_PRONOUNS = frozenset(("it", "they", "we", "you", "he", "she", "i", "there", "that"))
 
-#: Words that negate lexically. They explain a polarity difference when the other side does
-#: not contain them: "found zero broken links" = "found no broken links".
+#: Words that negate lexically. On the side without an explicit negation they supply the
+#: missing one: "the UTF-16 gap" says what "does not validate UTF-16" says.
 IMPLICIT_NEGATIVES: frozenset[str] = frozenset((
-    "missing", "absent", "absence", "gap", "gaps", "hole", "holes", "zero", "unless",
+    "missing", "absent", "absence", "gap", "gaps", "hole", "holes", "read-only", "readonly",
     "omit", "omits", "omitted", "omitting", "skip", "skips", "skipped", "skipping",
     "ignore", "ignores", "ignored", "ignoring", "exclude", "excludes", "excluded", "excluding",
+    # "stopped retrying" says what "no longer retries" says
+    "stop", "stops", "stopped", "stopping", "cease", "ceases", "ceased", "quit", "quits",
+))
+#: "zero" and "0" stand for a quantifier negation only: "found zero broken links" = "found no
+#: broken links", but "imported with zero errors" is not "was not imported".
+ZERO_WORDS: frozenset[str] = frozenset(("zero", "0"))
+QUANTIFIER_OPERATORS: frozenset[str] = frozenset(("no", "none", "nothing", "nobody", "no-one",
+                                                  "noone", "nowhere", "without"))
+#: Verbs that negate what they govern: under an operator they make a litotes ("not drop" =
+#: "keep", "doesn't object to" = "is fine with", "never loses" = "always keeps").
+LITOTES_VERBS: frozenset[str] = frozenset((
+    "drop", "drops", "dropped", "object", "objects", "objected", "mind", "minds", "forget",
+    "forgets", "forgot", "lose", "loses", "lost", "deny", "denies", "denied", "refuse",
+    "refuses", "refused", "reject", "rejects", "rejected", "avoid", "avoids", "avoided",
+    "block", "blocks", "blocked", "disable", "disables", "disabled",
 ))
 #: Negative prefixes and the shortest base each may attach to ("in" + "form" is not a
 #: negation, so the short prefixes demand a longer base).
@@ -196,10 +237,35 @@ class Clause:
     text: str
     cues: tuple[Cue, ...]
 
+    def stretch(self, position: int) -> int:
+        """Which comma-separated stretch of the clause a position falls in."""
+        return self.text.count(",", 0, max(0, position - self.start))
+
+    def _counts(self, extra: Iterable[int], removed: Iterable[int]) -> Counter[int]:
+        gone = set(removed)
+        positions = [c.start for c in self.cues if c.start not in gone]
+        positions += [p for p in extra if self.start <= p < self.end]
+        return Counter(self.stretch(p) for p in positions)
+
+    def negated(self, extra: Iterable[int] = (), removed: Iterable[int] = ()) -> bool:
+        """Whether the clause is negated, with operators added at ``extra`` positions and the
+        cues at ``removed`` positions ignored.
+
+        Operators in one comma-free stretch nest, so an even number cancels out ("never fails
+        to run"); stretches coordinate ("does not resume, a known issue left unfixed"), so the
+        clause is negated when any stretch is.
+        """
+        return any(n % 2 for n in self._counts(extra, removed).values())
+
+    def negated_at(self, position: int, extra: Iterable[int] = (),
+                   removed: Iterable[int] = ()) -> bool:
+        """Whether the stretch holding ``position`` is negated."""
+        return self._counts(extra, removed)[self.stretch(position)] % 2 == 1
+
     @property
     def parity(self) -> int:
-        """Operators inside one clause nest: an even number cancels out."""
-        return len(self.cues) % 2
+        """1 when the clause is negated, else 0."""
+        return int(self.negated())
 
 
 # --------------------------------------------------------------------------------------------
@@ -240,6 +306,9 @@ def _is_tag_question(folded: str, tokens: Sequence[_Token], i: int) -> bool:
 def _is_operator(folded: str, tokens: Sequence[_Token], i: int, seen: int) -> bool:
     """Whether token i negates; ``seen`` counts operators earlier in the same clause."""
     word = tokens[i].text
+    if word == "not" and i > 0 and "," in folded[tokens[i - 1].end:tokens[i].start]:
+        # "against a copy, not the live replica": a contrast, the clause itself is positive.
+        return False
     if word in SINGLE_OPERATORS or word in BARE_CONTRACTIONS:
         return True
     if word.endswith("n't"):
@@ -248,6 +317,8 @@ def _is_operator(folded: str, tokens: Sequence[_Token], i: int, seen: int) -> bo
         # A determiner ("no exceptions", "no longer") negates; an answer ("No, ...") does not.
         return (_joined(folded, tokens, i, 2)
                 and tokens[i + 1].text not in INTERJECTION_FOLLOWERS)
+    if word == "against":
+        return i > 0 and tokens[i - 1].text in AGAINST_VERBS
     if word == "nor":
         # "neither A nor B" / "not A nor B" is one negation; a clause opening with "Nor" is one.
         return seen == 0
@@ -314,7 +385,7 @@ def negation_polarity(text: str) -> int:
 
 def is_negated(clauses: Iterable[Clause]) -> bool:
     """A text is negated when any of its clauses is (negations across clauses coordinate)."""
-    return any(clause.parity for clause in clauses)
+    return any(clause.negated() for clause in clauses)
 
 
 # --------------------------------------------------------------------------------------------
@@ -331,7 +402,7 @@ def _content_words(text: str) -> list[str]:
     return words
 
 
-def _same_stem(a: str, b: str) -> bool:
+def same_stem(a: str, b: str) -> bool:
     """A crude stem match: 'validates'/'validation', 'job'/'jobs' share, 'green'/'grey' do not."""
     if a == b:
         return True
@@ -347,7 +418,7 @@ def _same_stem(a: str, b: str) -> bool:
 
 
 def _shares(word: str, others: Iterable[str]) -> bool:
-    return any(_same_stem(word, other) for other in others)
+    return any(same_stem(word, other) for other in others)
 
 
 # A clause is kept for the comparison when more than this share of its content words occur
@@ -388,30 +459,99 @@ def aligned_clauses(clauses: Sequence[Clause], other_text: str) -> tuple[Clause,
 # --------------------------------------------------------------------------------------------
 
 def prefix_negated_base(word: str) -> str | None:
-    """'unhealthy' -> 'healthy', 'non-blocking' -> 'blocking'; None when not prefix-negated."""
+    """'unhealthy' -> 'healthy', 'non-blocking' -> 'blocking'; None when not prefix-negated.
+
+    Adverbs ('unfortunately', 'unexpectedly') comment on a clause rather than negate it.
+    """
+    if word.endswith("ly"):
+        return None
     for prefix, shortest_base in NEGATIVE_PREFIXES:
         if word.startswith(prefix) and len(word) - len(prefix) >= shortest_base:
-            return word[len(prefix):]
+            return word[len(prefix):].lstrip("-")
     return None
 
 
-def _lexically_negative(word: str, other: Sequence[str]) -> bool:
-    if word in other:
-        return False  # both sides say it: it explains nothing
-    if word in IMPLICIT_NEGATIVES:
-        return True
-    if any(word.endswith(s) and len(word) > len(s) + 3 for s in NEGATIVE_SUFFIXES):
-        return True
-    base = prefix_negated_base(word)
-    return base is not None and _shares(base, other)
+def _words(text: str) -> list[str]:
+    return [t.text for t in _tokens(_fold(text))]
+
+
+def _clause_tokens(clause: Clause) -> list[_Token]:
+    """The clause's tokens with positions in the whole text; its operators left out."""
+    cue_starts = {c.start for c in clause.cues}
+    return [_Token(t.text, clause.start + t.start, clause.start + t.end)
+            for t in _tokens(_fold(clause.text)) if clause.start + t.start not in cue_starts]
+
+
+def mirrored_negations(clause: Clause, other_text: str) -> list[int]:
+    """Positions of prefix-negated words whose base the other side says ('unhealthy' against
+    'healthy'). Each negates exactly what the other side asserts: an operator."""
+    other = _words(other_text)
+    found = []
+    for token in _clause_tokens(clause):
+        base = prefix_negated_base(token.text)
+        if base is not None and _shares(base, other) and not _shares(token.text, other):
+            found.append(token.start)
+    return found
+
+
+def clause_parities(clauses: Sequence[Clause], other_text: str) -> list[int]:
+    """1 for each negated clause, counting prefix negations mirrored on the other side."""
+    return [int(c.negated(extra=mirrored_negations(c, other_text))) for c in clauses]
+
+
+#: Words ending in "less" that do not negate a stem.
+_NOT_SUFFIX_NEGATIONS = frozenset(("regardless", "nevertheless", "nonetheless", "unless"))
+
+
+def _suffix_negated(word: str) -> bool:
+    """'passwordless', 'bug-free'."""
+    return word not in _NOT_SUFFIX_NEGATIONS and any(
+        word.endswith(s) and len(word) > len(s) + 3 for s in NEGATIVE_SUFFIXES)
+
+
+def _cancels_only(word: str) -> bool:
+    """Negative verbs and prefix words ('drop', 'dislike'): too common to supply a negation
+    on their own ('integration' is not 'in-' + 'tegration'), but an operator over one makes
+    a litotes."""
+    return word in LITOTES_VERBS or prefix_negated_base(word) is not None
+
+
+def lexical_negatives(clause: Clause, other_text: str) -> list[int]:
+    """Positions of lexical negatives the other side does not also say.
+
+    'gap', 'missing', 'skips', 'stopped', 'passwordless' anywhere; 'zero' when the other side
+    negates with a quantifier ('no', 'none', 'without'); 'drop', 'object', 'dislike' only in a
+    stretch that already holds an operator, where they cancel it ("don't dislike").
+    """
+    other = _words(other_text)
+    quantified = bool({c.operator for c in negation_cues(other_text)} & QUANTIFIER_OPERATORS)
+    mirrored = set(mirrored_negations(clause, other_text))
+    operator_stretches = {clause.stretch(c.start) for c in clause.cues}
+    found = []
+    for token in _clause_tokens(clause):
+        if _shares(token.text, other) or token.start in mirrored:
+            continue  # both sides say it, or it is counted already
+        if (token.text in IMPLICIT_NEGATIVES or _suffix_negated(token.text)
+                or (token.text in ZERO_WORDS and quantified)
+                or (_cancels_only(token.text)
+                    and clause.stretch(token.start) in operator_stretches)):
+            found.append(token.start)
+    return found
 
 
 def explained_by_lexical_negation(a: str, b: str) -> bool:
-    """True when either side negates lexically in a way the other side does not."""
-    words_a = [t.text for t in _tokens(_fold(a))]
-    words_b = [t.text for t in _tokens(_fold(b))]
-    return (any(_lexically_negative(w, words_b) for w in words_a)
-            or any(_lexically_negative(w, words_a) for w in words_b))
+    """True when the two sides agree once lexical negation counts as an operator.
+
+    This is a fallback only: it may excuse a difference ("found zero broken links" against
+    "found no broken links", "the UTF-16 gap" against "does not validate UTF-16", "doesn't
+    dislike tabs" against "is fine with tabs"), never create one.
+    """
+    negated = []
+    for text, other in ((a, b), (b, a)):
+        clauses = aligned_clauses(split_clauses(text), other)
+        negated.append(any(c.negated(extra=lexical_negatives(c, other)
+                                     + mirrored_negations(c, other)) for c in clauses))
+    return negated[0] == negated[1]
 
 
 # --------------------------------------------------------------------------------------------
@@ -423,30 +563,35 @@ def _shown(text: str, limit: int = 80) -> str:
     return flat if len(flat) <= limit else flat[:limit - 3] + "..."
 
 
-def _first_negating_cue(clauses: Sequence[Clause]) -> str:
-    for clause in clauses:
-        if clause.parity:
-            return clause.cues[0].context
+def _negating_words(clauses: Sequence[Clause], parities: Sequence[int]) -> str:
+    """The words around the first operator of the first negated clause, for the reason."""
+    for clause, parity in zip(clauses, parities, strict=True):
+        if parity:
+            return clause.cues[0].context if clause.cues else clause.text
     return ""
+
+
+def _side(text: str, other: str) -> tuple[tuple[Clause, ...], list[int]]:
+    """A side's aligned clauses and their parities against the other side."""
+    clauses = aligned_clauses(split_clauses(text), other)
+    return clauses, clause_parities(clauses, other)
 
 
 def polarity_mismatch(statement: str, quote: str) -> str | None:
     """The reason a statement's polarity differs from its quote's, or None when it agrees.
 
     Compares the aligned clauses of both sides (see the module docstring); a difference that
-    lexical negation explains ("lacks" / "missing" / "unhealthy") is not flagged.
+    lexical negation explains ("found zero" / "found no") is not flagged.
     """
     if not statement.strip() or not quote.strip():
         return None
-    s_all, q_all = split_clauses(statement), split_clauses(quote)
-    s_clauses, q_clauses = aligned_clauses(s_all, quote), aligned_clauses(q_all, statement)
-    s_negated, q_negated = is_negated(s_clauses), is_negated(q_clauses)
-    if s_negated == q_negated:
-        return None
-    if explained_by_lexical_negation(statement, quote):
+    s_clauses, s_parities = _side(statement, quote)
+    q_clauses, q_parities = _side(quote, statement)
+    s_negated, q_negated = any(s_parities), any(q_parities)
+    if s_negated == q_negated or explained_by_lexical_negation(statement, quote):
         return None
     if q_negated:
         return (f"polarity: the statement says '{_shown(statement)}' but the quote negates it "
-                f"('{_first_negating_cue(q_clauses)}')")
-    return (f"polarity: the statement negates it ('{_first_negating_cue(s_clauses)}') but the "
-            f"quote says '{_shown(quote)}'")
+                f"('{_negating_words(q_clauses, q_parities)}')")
+    return (f"polarity: the statement negates it ('{_negating_words(s_clauses, s_parities)}') "
+            f"but the quote says '{_shown(quote)}'")
