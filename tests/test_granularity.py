@@ -294,11 +294,167 @@ def test_a_negated_shared_opening_is_not_factored_out():
     assert folded.statement == "The importer does not retry; the importer does not log."
 
 
+# --------------------------------------------------------------------------- newer rules
+
+
+@pytest.mark.parametrize(("source", "kind", "first", "second"), [
+    # a piece in parentheses right after its clause
+    ("You must pin every base image by digest (no floating tags).", "RULE",
+     ("You must pin every base image by digest.", "You must pin every base image by digest"),
+     ("Floating tags are not allowed.", "no floating tags")),
+    # a subject-less participle phrase
+    ("The staging database sits on the new host, restored from Sunday's dump.", "STATE",
+     ("The staging database sits on the new host.", "The staging database sits on the new host"),
+     ("Restored from Sunday's dump.", "restored from Sunday's dump")),
+    # an absolute phrase: a count with a participle
+    ("The integration suite is green on main, 240 passed.", "STATE",
+     ("The integration suite is green on main.", "The integration suite is green on main"),
+     ("240 tests passed.", "240 passed")),
+    # an absolute phrase: a quantifier with a participle, after "and"
+    ("The mirror finished syncing overnight and every package verified.", "STATE",
+     ("The mirror finished syncing overnight.", "The mirror finished syncing overnight"),
+     ("Every package verified.", "every package verified")),
+    # a reason that points back at the clause ("that way")
+    ("Never rotate the signing key by hand; the spring outage began that way.", "RULE",
+     ("Never rotate the signing key by hand.", "Never rotate the signing key by hand"),
+     ("The spring outage began that way.", "the spring outage began that way")),
+    # ... or "that's why"
+    ("Keep the changelog in the repo, that's why reviewers can diff it.", "RULE",
+     ("Keep the changelog in the repo.", "Keep the changelog in the repo"),
+     ("Reviewers can diff the changelog.", "that's why reviewers can diff it")),
+    # a speaker's stance whose object pronoun points back
+    ("I don't want dependency bumps in feature branches; a separate PR is how I like it.",
+     "PREFERENCE",
+     ("The user does not want dependency bumps in feature branches.",
+      "I don't want dependency bumps in feature branches"),
+     ("A separate PR is how the user likes it.", "a separate PR is how I like it")),
+    # a possessive opening that refers back
+    ("The design doc is at https://docs.example.test/d/42; its appendix lists open questions.",
+     "REFERENCE",
+     ("The design doc is at https://docs.example.test/d/42.",
+      "The design doc is at https://docs.example.test/d/42"),
+     ("Its appendix lists open questions.", "its appendix lists open questions")),
+    # a pro-form head ("mobile ones") scoping one decision
+    ("We will keep weekly releases for the web apps; mobile ones stay monthly.", "DECISION",
+     ("The team will keep weekly releases for the web apps.",
+      "We will keep weekly releases for the web apps"),
+     ("Mobile ones stay monthly.", "mobile ones stay monthly")),
+    # a bare noun phrase continuing a list
+    ("The nightly backup covers the main database as well as object storage.", "STATE",
+     ("The nightly backup covers the main database.",
+      "The nightly backup covers the main database"),
+     ("Object storage.", "object storage")),
+])
+def test_newer_dependent_pieces_fold_into_their_clause(source, kind, first, second):
+    facts = [fact(*first, kind), fact(*second, kind)]
+    (folded,) = fold_fragments(facts, source)
+    assert folded.quote in source
+    assert len(folded.meta["folded_fragments"]) == 2
+
+
+@pytest.mark.parametrize(("source", "first", "second"), [
+    ("Flushed the CDN cache at 09:10, and the stale banner disappeared.",
+     ("Flushed the CDN cache at 09:10.", "Flushed the CDN cache at 09:10"),
+     ("The stale banner disappeared.", "the stale banner disappeared")),
+    ("Resized the worker pool to twelve nodes; the backlog drained within an hour.",
+     ("Resized the worker pool to twelve nodes.", "Resized the worker pool to twelve nodes"),
+     ("The backlog drained within an hour.", "the backlog drained within an hour")),
+    ("Rebuilt the search index, and query latency was back under 80 ms by noon.",
+     ("Rebuilt the search index.", "Rebuilt the search index"),
+     ("Query latency was back under 80 ms by noon.",
+      "query latency was back under 80 ms by noon")),
+    # two agent-less steps of one action
+    ("Re-imaged the kiosk laptops and re-enrolled them in device management.",
+     ("Re-imaged the kiosk laptops.", "Re-imaged the kiosk laptops"),
+     ("Re-enrolled the kiosk laptops in device management.",
+      "re-enrolled them in device management")),
+])
+def test_an_events_outcome_folds_into_the_event(source, first, second):
+    facts = [fact(*first, "EVENT"), fact(*second, "EVENT")]
+    (folded,) = fold_fragments(facts, source)
+    assert folded.kind == "EVENT"
+    assert folded.quote in source
+    assert len(folded.meta["folded_fragments"]) == 2
+
+
+@pytest.mark.parametrize(("source", "first", "second"), [
+    # a new agent acts: a second event
+    ("Rotated the API keys on Monday, and then the team patched the kernel.",
+     ("Rotated the API keys on Monday.", "Rotated the API keys on Monday"),
+     ("The team patched the kernel.", "then the team patched the kernel")),
+    ("Archived the old tickets, and we moved the board to the new tracker.",
+     ("Archived the old tickets.", "Archived the old tickets"),
+     ("The team moved the board to the new tracker.",
+      "we moved the board to the new tracker")),
+    # a new time: a second event
+    ("Rotated the API keys, and on Friday the cache cluster was resized.",
+     ("Rotated the API keys.", "Rotated the API keys"),
+     ("The cache cluster was resized on Friday.", "on Friday the cache cluster was resized")),
+    # the first clause has its own subject: not an agent-less action with an outcome
+    ("The web team rebuilt the images, and the data team migrated the warehouse.",
+     ("The web team rebuilt the images.", "The web team rebuilt the images"),
+     ("The data team migrated the warehouse.", "the data team migrated the warehouse")),
+])
+def test_separate_events_in_one_sentence_stay_apart(source, first, second):
+    facts = [fact(*first, "EVENT"), fact(*second, "EVENT")]
+    assert fold_fragments(facts, source) == facts
+
+
+@pytest.mark.parametrize(("source", "kind", "first", "second"), [
+    ("The payments API returns 502s and the search page loads slowly.", "STATE",
+     ("The payments API returns 502s.", "The payments API returns 502s"),
+     ("The search page loads slowly.", "the search page loads slowly")),
+    ("The ingest worker crashed at dawn and the report builder stalled at noon.", "EVENT",
+     ("The ingest worker crashed at dawn.", "The ingest worker crashed at dawn"),
+     ("The report builder stalled at noon.", "the report builder stalled at noon")),
+    ("Reviewers must approve within a day and authors must squash before merging.", "RULE",
+     ("Reviewers must approve within a day.", "Reviewers must approve within a day"),
+     ("Authors must squash before merging.", "authors must squash before merging")),
+    ("I prefer short standups and my manager prefers written updates.", "PREFERENCE",
+     ("The user prefers short standups.", "I prefer short standups"),
+     ("The user's manager prefers written updates.", "my manager prefers written updates")),
+])
+def test_and_joined_clauses_with_own_subjects_and_verbs_stay_apart(source, kind, first, second):
+    facts = [fact(*first, kind), fact(*second, kind)]
+    assert fold_fragments(facts, source) == facts
+
+
+@pytest.mark.parametrize(("source", "first", "second"), [
+    # a pro-form head next to a STATE is a second subject, not a scope
+    ("The old cluster is retired; the new one is live.",
+     ("The old cluster is retired.", "The old cluster is retired"),
+     ("The new cluster is live.", "the new one is live")),
+    # a trailing "it" with no speaker's stance is a clause of its own
+    ("sample-svc is green and other-svc can't reach it.",
+     ("sample-svc is green.", "sample-svc is green"),
+     ("other-svc can't reach sample-svc.", "other-svc can't reach it")),
+    # "-ed" words that are no past form do not make a participle phrase
+    ("The cache layer is warm; speed matters more than size here.",
+     ("The cache layer is warm.", "The cache layer is warm"),
+     ("Speed matters more than size here.", "speed matters more than size here")),
+])
+def test_near_misses_of_the_newer_rules_stay_apart(source, first, second):
+    facts = [fact(*first), fact(*second)]
+    assert fold_fragments(facts, source) == facts
+
+
 # --------------------------------------------------------------------------- idempotence
+
+EVENT_OUTCOME = "Flushed the CDN cache at 09:10, and the stale banner disappeared (12 purged)."
+
+
+def event_outcome_fragments() -> list[ExtractedFact]:
+    return [
+        fact("Flushed the CDN cache at 09:10.", "Flushed the CDN cache at 09:10", "EVENT"),
+        fact("The stale banner disappeared.", "the stale banner disappeared", "EVENT"),
+        fact("12 pages were purged.", "12 purged", "EVENT"),
+    ]
+
 
 CASES = [
     (inventory_fragments, INVENTORY),
     (compound_fragments, COMPOUND),
+    (event_outcome_fragments, EVENT_OUTCOME),
 ]
 
 
@@ -328,7 +484,8 @@ def test_rule_extractor_output_is_left_alone():
 
 
 POOL_SOURCE = ("The staging cluster runs Postgres 16, Redis 7 and Kafka 3.6. sample-svc is "
-               "green and the billing queue is empty. I prefer tabs.")
+               "green and the billing queue is empty. I prefer tabs. Flushed the CDN cache, "
+               "and the stale banner disappeared (12 pages purged).")
 POOL = [
     fact("The staging cluster runs Postgres 16.", "The staging cluster runs Postgres 16"),
     fact("The staging cluster runs Redis 7.", "Redis 7"),
@@ -338,6 +495,9 @@ POOL = [
     fact("The user prefers tabs.", "I prefer tabs", "PREFERENCE"),
     fact("The cluster is staged.", "The staging cluster runs Postgres 16, Redis 7", "EVENT"),
     fact("Missing.", "not in the source"),
+    fact("Flushed the CDN cache.", "Flushed the CDN cache", "EVENT"),
+    fact("The stale banner disappeared.", "the stale banner disappeared", "EVENT"),
+    fact("12 pages were purged.", "12 pages purged", "EVENT"),
 ]
 
 

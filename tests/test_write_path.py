@@ -372,3 +372,12 @@ def test_with_the_detector_off_interrupts_carry_no_differences(open_store):
     say(store, "The staging cluster has 40 nodes right now.", subject="staging cluster")
     result = say(store, "The staging cluster has 41 nodes right now.", subject="staging cluster")
     assert result.interrupts[0].differences == ()
+
+
+def test_route_mode_writes_a_near_hit_about_another_subject_as_its_own_fact(open_store):
+    store = open_store(settings=Settings(difference_detector="route"))
+    say(store, "sample-svc is green right now.", subject="sample-svc")
+    other = say(store, "other-svc is green right now.", subject="other-svc")
+    outcome = other.outcomes[0]
+    assert outcome.outcome == "written" and outcome.note.startswith("route: not a conflict")
+    assert store.open_conflicts() == []

@@ -13,11 +13,13 @@ a. ``remember()`` throughput with the rule extractor and the local MiniLM embedd
 b. the per-fact write cost (remember minus embedding), and one HNSW insert on its own;
 c. ``recall()`` latency at each size, the facts loaded with ``import_facts`` from synthetic
    embeddings (noisy variants of real MiniLM vectors, cached under ``--home``);
-d. the density check's latency and filtered recall@10 against an exact scan, and the same
-   query answered through one shared unfiltered HNSW index: the design the schema rejected.
+d. the density check's latency and filtered recall@10 against an exact scan (on more than one
+   freshly built store, and across hnsw.ef_search), and the same query answered through one
+   shared unfiltered HNSW index: the design the schema rejected.
 
-It prints a table and writes evals/perf/results/bench_store.json. It is not a test: nothing is
-asserted; docs/performance.md explains the figures.
+It prints tables and writes evals/perf/results/bench_store.json (bench_store_quick.json with
+--quick, so a quick run never overwrites the full figures). It is not a test: nothing is
+asserted; docs/performance.md explains the figures. Progress goes to stderr.
 
 The benchmark goes through Store methods only (the one seam). The few measurements no
 ordinary tool needs live in factstore/store/diagnostics.py; see ``_diag`` below.
@@ -62,7 +64,8 @@ KINDS: tuple[Kind, ...] = tuple(Kind)
 # -- TEMPORARY shim: Store methods the lead is wiring -----------------------------------------
 # Each diagnostics function takes (cursor, *args, settings=..., **kwargs); the Store method of
 # the same role is the same call inside one Store._tx(). Until core.py has these methods, call
-# the function through store._tx() directly. Delete _diag's fallback branch once they exist.
+# the function through store._tx() directly. Once they exist, delete the fallback branch, this
+# table and the `diagnostics` import above: the benchmark then touches only Store methods.
 DIAGNOSTIC_METHODS: dict[str, Callable[..., Any]] = {
     "density_probe": diagnostics.density_neighbours,
     "explain_density": diagnostics.explain_density,
@@ -345,6 +348,64 @@ def unit_variants(base: np.ndarray, rng: np.random.Generator,
     return mixed / np.linalg.norm(mixed, axis=1, keepdims=True)
 
 
+class CpuMeter:
+    """Who used the two cores while a phase ran: this benchmark, its Postgres backends, others.
+
+    On a two-core machine another process taking one core stalls torch's two threads, so a
+    timing means little without this. Linux only (/proc); elsewhere every field is None.
+    "Other" is machine busy time minus ours, so it also counts the server's background
+    processes (checkpointer, WAL writer, autovacuum), which are not per-database.
+    """
+
+    def __init__(self) -> None:
+        self._tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+        # our throwaway databases are all named bench_<label>_<pid>; backends show the name
+        self._tag = f"_{os.getpid()} "
+
+    def _machine(self) -> tuple[int, int]:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+        return sum(fields), fields[3] + fields[4]  # total, idle + iowait
+
+    def _postgres(self) -> float:
+        total = 0
+        for proc in Path("/proc").iterdir():
+            if not proc.name.isdigit():
+                continue
+            try:
+                if self._tag not in (proc / "cmdline").read_bytes().decode(errors="replace"):
+                    continue
+                stat = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+                total += int(stat[11]) + int(stat[12])  # utime + stime
+            except OSError:
+                continue  # the process ended meanwhile
+        return total / self._tick
+
+    def __enter__(self) -> CpuMeter:
+        self.result: dict[str, float | None] = {}
+        try:
+            self._start = (time.monotonic(), self._machine(), os.times(), self._postgres())
+        except OSError:
+            self._start = None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._start is None:
+            self.result = {"machine_busy_cores": None, "benchmark_cores": None,
+                           "postgres_cores": None, "other_cores": None}
+            return
+        began, (total0, idle0), times0, pg0 = self._start
+        wall = time.monotonic() - began
+        total1, idle1 = self._machine()
+        times1 = os.times()
+        cores = os.cpu_count() or 1
+        busy = cores * (1 - (idle1 - idle0) / max(total1 - total0, 1))
+        ours = (times1.user + times1.system - times0.user - times0.system) / wall
+        postgres = (self._postgres() - pg0) / wall
+        self.result = {"machine_busy_cores": round(busy, 2), "benchmark_cores": round(ours, 2),
+                       "postgres_cores": round(postgres, 2),
+                       "other_cores": round(max(busy - ours - postgres, 0.0), 2)}
+
+
 @dataclass
 class Bench:
     """What every phase shares: the server, the embedder, the options."""
@@ -524,21 +585,23 @@ def measure_remember(store: Store, embedder: TimedEmbedder, extractor: TimedExtr
     extracts: list[float] = []
     facts: list[int] = []
     outcomes: Counter[str] = Counter()
-    for text in captures:
-        embedded, extracted = embedder.seconds, extractor.seconds
-        started = time.perf_counter()
-        result = store.remember(text)
-        walls.append(time.perf_counter() - started)
-        embeds.append(embedder.seconds - embedded)
-        extracts.append(extractor.seconds - extracted)
-        facts.append(len(result.outcomes))
-        outcomes.update(o.outcome for o in result.outcomes)
+    with CpuMeter() as meter:
+        for text in captures:
+            embedded, extracted = embedder.seconds, extractor.seconds
+            started = time.perf_counter()
+            result = store.remember(text)
+            walls.append(time.perf_counter() - started)
+            embeds.append(embedder.seconds - embedded)
+            extracts.append(extractor.seconds - extracted)
+            facts.append(len(result.outcomes))
+            outcomes.update(o.outcome for o in result.outcomes)
     wall, embed, extract, total = sum(walls), sum(embeds), sum(extracts), sum(facts)
     with_facts = [i for i, n in enumerate(facts) if n]
     inserted = sum(n for outcome, n in outcomes.items() if outcome in INSERTING_OUTCOMES)
     after, settled = settled_stats(store, before.facts_inserted + inserted)
     return {
         "captures": len(captures), "facts": total, "outcomes": dict(outcomes),
+        "cpu": meter.result,
         "fact_rows": {"inserted": after.facts_inserted - before.facts_inserted,
                       "updated": after.facts_updated - before.facts_updated,
                       "hot_updated": after.facts_hot_updated - before.facts_hot_updated,
@@ -579,18 +642,20 @@ def measure_recall(store: Store, embedder: TimedEmbedder, base: np.ndarray, coun
     times: list[float] = []
     layers: Counter[str] = Counter()
     items: list[int] = []
-    for i, vector in enumerate(vectors):
-        text = f"bench recall query {i}"
-        embedder.plant(text, vector)
-        started = time.perf_counter()
-        result = store.recall(text)
-        elapsed = time.perf_counter() - started
-        if i >= warmup:  # the first few pay for cold caches and plan setup
-            times.append(elapsed)
-            layers[result.layer] += 1
-            items.append(len(result.items))
+    with CpuMeter() as meter:
+        for i, vector in enumerate(vectors):
+            text = f"bench recall query {i}"
+            embedder.plant(text, vector)
+            started = time.perf_counter()
+            result = store.recall(text)
+            elapsed = time.perf_counter() - started
+            if i >= warmup:  # the first few pay for cold caches and plan setup
+                times.append(elapsed)
+                layers[result.layer] += 1
+                items.append(len(result.items))
     return {"queries": count, "k": store.settings.recall_k, "latency_ms": summary(times),
-            "layers": dict(layers), "items_mean": round(float(np.mean(items)), 2)}
+            "layers": dict(layers), "items_mean": round(float(np.mean(items)), 2),
+            "cpu": meter.result}
 
 
 @dataclass(frozen=True)
@@ -953,7 +1018,7 @@ def render(results: dict[str, Any]) -> str:
         f"{_ms(results['query_embedding_ms'])}",
         f"b. per fact, remember minus embedding: {_ms(rem['write_ms_per_fact'])}; "
         f"database stage alone {_ms(rem['db_ms_per_fact'])}",
-        f"   fact row versions: {_rows(rem)}",
+        f"   fact row versions: {_rows(rem)}; {_cpu(rem)}",
         "",
     ]
     header = (f"{'facts':>8} | {'load f/s':>8} | {'recall ms':>13} | {'density HNSW':>13} | "
@@ -975,6 +1040,7 @@ def render(results: dict[str, Any]) -> str:
     for size, r in results["by_size"].items():
         lines.append(f"{int(size):>8,}: HNSW insert measured on a scratch index of "
                      f"{r['hnsw_insert']['prefill']:,} rows; remember on top: {_rows(r['remember'])}"
+                     f" ({_cpu(r['remember'])})"
                      f"; exact top-10 similarity median same-kind "
                      f"{r['density']['exact_top_k_similarity']['matched_kind']:.2f}, cross-kind "
                      f"{r['density']['exact_top_k_similarity']['cross_kind']:.2f}")
@@ -1027,6 +1093,11 @@ def _recall(r: dict[str, float]) -> str:
 
 def _near(n: dict[str, Any]) -> str:
     return "n/a" if n["mean"] is None else f"{n['mean']:.3f}"
+
+
+def _cpu(r: dict[str, Any]) -> str:
+    other = r["cpu"]["other_cores"]
+    return "" if other is None else f"other processes used {other:.2f} of the cores meanwhile"
 
 
 def _rows(r: dict[str, Any]) -> str:

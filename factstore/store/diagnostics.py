@@ -1,4 +1,4 @@
-"""Measurements no ordinary tool needs: exact-vs-HNSW density probes, plans, insert costs.
+"""Measurements no ordinary tool needs: density probes, query plans, insert costs, storage.
 
 These exist for the benchmark (evals/perf/bench_store.py) and for anyone checking that the
 schema's partial per-kind HNSW indexes do what docs/performance.md says. Every function takes

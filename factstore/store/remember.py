@@ -17,7 +17,7 @@ import numpy as np
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
-from factstore.differences import differences
+from factstore.differences import differences, route_decision
 from factstore.kinds import LIVE_VERDICTS, RETRIEVABLE_VERDICTS, Kind, Verdict
 from factstore.results import (
     CandidateRoot,
@@ -183,12 +183,20 @@ def _write_one(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str]
     top = hits[0]
     found = () if settings.difference_detector == "off" else differences(top.statement,
                                                                          fact.statement)
-    if settings.difference_detector == "route" and not found:
-        # Nothing differs but the wording: a reworded restatement, so new testimony for the
-        # existing fact rather than an interrupt.
-        return _recapture(cur, top.id, fact, tags, document, at,
-                          note=f"route: near-hit #{top.id} ({top.similarity:.3f}) with no "
-                               "detected difference"), None
+    if settings.difference_detector == "route" and not route_decision(found):
+        if not found:
+            # Nothing differs but the wording: a reworded restatement, so new testimony for
+            # the existing fact rather than an interrupt.
+            return _recapture(cur, top.id, fact, tags, document, at,
+                              note=f"route: near-hit #{top.id} ({top.similarity:.3f}) with no "
+                                   "detected difference"), None
+        # What differs does not contradict (another subject, a detail on one side only).
+        new_id = _insert(cur, fact, vector, tags, meta, capture, document, Verdict.ACTIVE)
+        transitions.record(cur, new_id, None, "active",
+                           f"route: near-hit #{top.id} differs only in {', '.join(found)}", at)
+        return FactOutcome("written", fetch_fact(cur, new_id), related_fact_id=top.id,
+                           similarity=top.similarity,
+                           note=f"route: not a conflict ({'; '.join(found)})"), None
     decision = triage(Candidate(fact.kind, fact.statement, fact.quote),
                       Candidate(top.kind, top.statement, top.quote),
                       explicit_supersession=fact.supersedes, path_exists=path_exists)

@@ -16,26 +16,44 @@ and folds such fragments back, in code, so the conflict never arises.
 
    - **same head**: their statements open with the same subject noun phrase, the words before
      the first predicate word ("The importer | skips UTF-16 input" / "The importer | logs a
-     warning"), or the later one opens with a pronoun that refers back ("It took 40 min");
+     warning"), or the later one opens with a pronoun or possessive that refers back ("It
+     took 40 min", "Its migrations sit under migrations/"), or -- for any kind but STATE --
+     its head is a pro-form for a noun before ("internal endpoints ...; external ones are out
+     of scope");
    - **same predicate**: different heads, identical rest ("sample-svc | is green" /
      "other-svc | is green": one claim about a list of subjects);
    - **list continuation**: the later quote continues the earlier one in the source ("...
      Postgres 16, Redis 7 and Kafka 3.6") -- adjacent, or opening with *and*, *or*, *plus*,
      *as well as* -- with no finite verb of its own (:data:`CLAUSE_MARKERS`) and without its
-     statement's own subject, unless it is plainly a list item ("Kafka 3.6"). "and Kafka 3.6"
-     continues; "and the billing queue is empty" and "and the backup rotates" are clauses;
+     statement's own subject, unless it is plainly a list item ("Kafka 3.6", or a short bare
+     noun phrase with no determiner and no table verb: "scheduled queries"). "and Kafka 3.6"
+     continues; "and the billing queue is empty" and "and the backup rotates" are clauses, and
+     so is a piece that opens with a subject pronoun ("and we moved the board") or a
+     possessive with a table verb after it ("and my manager prefers ...");
    - **a dependent piece**: the later quote follows across punctuation and opens with a word
      that makes it depend on the clause before (:data:`DEPENDENT_OPENERS`: a reason "since
      it needs no daemon", a trigger "reopen it if ...", a qualification "with a tested down
      step", a contrast "not for scripts"), ends in "included", or is an appositive ("..., a
-     known limitation we ship with");
+     known limitation we ship with") -- but a preposition with a copula or auxiliary after it
+     fronts a clause of its own ("..., and on Friday the pool was resized"); or, with no
+     copula or auxiliary, opens with a past form and no subject ("..., squashed into one
+     commit") or is an absolute phrase, a count or quantifier with a participle ("1,482
+     passed, 0 failed", "all 22 jobs ported"); or stands in parentheses right after the
+     clause; or points back at it as a reason ("...; the last two outages started that
+     way", "that's why ...") or as the object of a speaker's stance ("...; the hook is where
+     I want it");
    - **a label or a kind's own part**: one fragment is only a label ("Known issue:"), or, for a
-     RESIDUAL, the acceptance that makes it one ("we'll live with it", "a known gap");
+     RESIDUAL, the acceptance that makes it one ("we'll live with it", "a known gap"), or, for
+     an EVENT whose first piece is an agent-less action ("Deployed the hotfix ..."), the
+     outcome after it in the sentence ("..., and the failing jobs cleared") -- unless the
+     later piece names an agent ("we", "I", "the team": a new action) or opens with a
+     separator or a new time ("separately", "also", "on Tuesday", "then");
    - when neither statement has a recognisable predicate word, a shared leading phrase with
      a content word, or a shared ending covering most of the shorter statement.
 
 Two clauses of one sentence with different subjects ("sample-svc is green, and the billing
-queue is empty"), different kinds ("the job is green right now, and I prefer tabs") or two
+queue is empty"; for EVENTs, "the web team rebuilt the images, and the data team migrated the
+warehouse"), different kinds ("the job is green right now, and I prefer tabs") or two
 imperatives ("always lint first; separately, never merge your own PR") match none of these
 and stay separate.
 
@@ -50,7 +68,9 @@ folding folded output changes nothing.
 
 Limitations: subjects and predicates are found with word tables, not a parser. A second
 clause with its own subject that elaborates the first ("I hate long meetings; thirty minutes
-is my limit") stays a separate fact, as the rule says; a statement that is only a bare piece
+is my limit") stays a separate fact, as the rule says, and so does an EVENT's outcome told in a
+sentence of its own; an agent-less action followed by another ("Restored the table and
+verified the counts") folds as one EVENT; a statement that is only a bare piece
 ("Two macOS runners.") cannot show its head, so such fragments fold only through the
 source-side rules; a dependent opener can fold a genuinely separate clause that happens to
 start with it ("..., since then the queue is empty"). A quote that occurs twice in the
@@ -151,6 +171,67 @@ _PLURAL: dict[str, str] = {
 }
 # A shared ending counts as one predicate when it covers more than this share of the shorter.
 _SHARED_ENDING = 0.5
+#: Irregular past forms (past tense or participle) the "-ed" test misses; forms that are also
+#: imperatives ("set", "put", "read") are left out, so two imperatives stay apart.
+_IRREGULAR_PAST: frozenset[str] = frozenset((
+    "ran", "reran", "built", "rebuilt", "wrote", "rewrote", "written", "rewritten", "took",
+    "taken", "made", "remade", "found", "went", "gone", "got", "gotten", "sent", "resent",
+    "spent", "held", "kept", "left", "led", "brought", "bought", "drew", "drawn", "chose",
+    "chosen", "froze", "frozen", "gave", "given", "began", "begun", "did", "done", "redone",
+    "undid", "undone", "hid", "hidden", "spun", "swept", "shot", "broke", "broken", "threw",
+    "thrown", "won", "lost", "paid", "said", "told", "sold", "stood", "understood", "upheld",
+    "withdrew", "rode", "rose", "fell", "fallen", "grew", "grown", "knew", "known", "saw",
+    "seen", "shown", "struck", "stuck", "tore", "torn", "wore", "worn", "dealt", "meant",
+    "bound", "wound", "unwound", "laid", "slid",
+))
+#: Words that end in "-ed" without being a past form.
+_NOT_PAST: frozenset[str] = frozenset((
+    "need", "feed", "seed", "speed", "embed", "breed", "bleed", "proceed", "succeed",
+    "exceed", "hundred", "shred", "indeed", "weed", "greed", "tweed",
+))
+#: A piece that opens with one of these starts a separate assertion, not an outcome of the
+#: one before: a separator ("separately, ...") or a new time ("on Tuesday ...").
+_SEPARATORS: frozenset[str] = frozenset((
+    "separately", "also", "additionally", "independently", "unrelatedly", "unrelated",
+    "elsewhere", "meanwhile", "besides", "moreover", "furthermore", "plus", "on", "later",
+    "earlier", "yesterday", "today", "tomorrow", "tonight", "next", "previously", "from",
+    "then", "afterwards", "afterward", "subsequently", "otherwise", "however", "in",
+))
+#: Agents: a piece that names one acts anew ("and we upgraded ..."), it is no outcome.
+_AGENTS: frozenset[str] = frozenset((
+    "we", "i", "you", "they", "he", "she", "someone", "somebody", "everyone", "everybody",
+    "nobody", "team", "i've", "we've", "i'd", "we'd", "we'll", "i'll", "i'm", "we're",
+    "they're", "they've", "you're",
+))
+#: Quantifiers that open an absolute phrase ("all 22 workflows ported", "none skipped").
+_QUANTIFIERS: frozenset[str] = frozenset((
+    "all", "every", "each", "both", "none", "most", "some", "half", "no", "several", "many",
+    "few", "any",
+))
+_NUMBER = re.compile(r"^[~≈]?\d[\d,.]*%?$")
+#: A piece that points back at the clause before as its reason or cause ("... started that
+#: way", "that's why we ...", "because of this").
+_ANAPHORIC_REASON = re.compile(
+    r"\b(?:(?:that|this) way|like (?:that|this)|(?:that|this) is (?:why|how)|"
+    r"(?:that|this)['’]s (?:why|how)|which is (?:why|how)|for (?:that|this) reason|"
+    r"because of (?:that|this|it)|due to (?:that|this))\b", re.IGNORECASE)
+#: Object pronouns that, ending a piece, point back at the clause before ("... where I want it").
+_TRAILING_PRONOUNS: frozenset[str] = frozenset(("it", "them"))
+#: Heads that are pro-forms for a noun of the clause before ("external ones", "the rest").
+_PRO_FORM_HEADS: frozenset[str] = frozenset(("one", "ones", "rest", "others", "remainder"))
+#: Possessives that open a statement about the previous fragment's subject ("Its ...").
+_POSSESSIVES: frozenset[str] = frozenset(("its", "their"))
+#: Subject pronouns: a piece that opens with one is a clause, not a list item.
+_NOMINATIVES: frozenset[str] = frozenset(("we", "i", "you", "they", "he", "she"))
+_POSSESSIVE_DETERMINERS: frozenset[str] = frozenset(("my", "our", "your", "his", "her",
+                                                     "their"))
+#: Prepositions among the dependent openers: with a finite verb after them they front a
+#: clause of its own ("on Friday the pool was resized"), not a qualification.
+_PREPOSITIONS: frozenset[str] = frozenset((
+    "in", "on", "at", "from", "into", "under", "over", "with", "without", "via", "per", "for",
+))
+# A bare list item has at most this many words ("scheduled queries").
+_BARE_ITEM_WORDS = 3
 
 
 # --------------------------------------------------------------------------------------------
@@ -285,11 +366,21 @@ def _common_prefix(a: Sequence[str], b: Sequence[str]) -> int:
 
 
 def _refers_back(statement: str) -> bool:
+    """A pronoun ("It took 40 min"), a possessive ("Its migrations sit ...") or a
+    demonstrative with a predicate ("This is flaky")."""
     words = _words(statement)
     if not words:
         return False
-    return words[0] in PRONOUNS or (words[0] in DEMONSTRATIVES and len(words) > 1
-                                    and words[1] in PREDICATE_WORDS)
+    return words[0] in PRONOUNS or words[0] in _POSSESSIVES or (
+        words[0] in DEMONSTRATIVES and len(words) > 1 and words[1] in PREDICATE_WORDS)
+
+
+def _pro_form(kind: str, later: _Fragment) -> bool:
+    """A head that stands in for a noun of the clause before ("external ones are out of
+    scope"): the scope of one decision, rule or preference. Not for a STATE, where "the new
+    one is live" next to "the old cluster is retired" is a second subject."""
+    split = _split_head(later.statement)
+    return kind != "STATE" and split is not None and split[0][-1] in _PRO_FORM_HEADS
 
 
 def _same_claim_by_statements(first: str, second: str) -> bool:
@@ -327,11 +418,22 @@ def _continues(earlier: _Fragment, later: _Fragment, source: str) -> bool:
     # image" hold nouns that PREDICATE_WORDS also lists as verbs.
     if not body or any(w in CLAUSE_MARKERS for w in body[1:]):
         return False  # a clause of its own ("and the billing queue is empty")
+    if body[0] in _NOMINATIVES or (body[0] in _POSSESSIVE_DETERMINERS
+                                   and any(w in PREDICATE_WORDS for w in body[1:])):
+        return False  # "and we moved the board", "and my manager prefers ..."
     # A statement whose own subject is inside the piece may be a clause with a verb the table
     # lacks ("and the backup rotates"), unless the piece is plainly a list item.
     own = next((w for w in _words(later.statement)
                 if w not in FUNCTION_WORDS and w not in _DETERMINERS), None)
-    return own is None or own not in body or _list_item_shaped(raw)
+    return own is None or own not in body or _list_item_shaped(raw) or _bare_item(body)
+
+
+def _bare_item(body: Sequence[str]) -> bool:
+    """'scheduled queries', 'dashboards': a short noun phrase with no determiner, pronoun or
+    verb from the tables, so no clause of its own."""
+    return (len(body) <= _BARE_ITEM_WORDS and body[0] not in _DETERMINERS
+            and body[0] not in _PRONOUN_SUBJECTS and body[0] not in _AGENTS
+            and not any(w in PREDICATE_WORDS or w in CLAUSE_MARKERS for w in body))
 
 
 def _list_item_shaped(raw: str) -> bool:
@@ -354,9 +456,54 @@ def _depends(earlier: _Fragment, later: _Fragment, source: str) -> bool:
     words = _words(source[later.start:later.end])
     if not words:
         return False
+    if (words[0] in _PREPOSITIONS and len(words) > 1
+            and any(w in CLAUSE_MARKERS for w in words[1:])):
+        return False  # a fronted time or place of a clause: "on Friday the pool was resized"
     if words[0] in DEPENDENT_OPENERS or words[-1] in _TRAILING_DEPENDENT:
         return True  # "since it needs no daemon", "redirects included"
+    if _parenthetical(earlier, later, source):
+        return True  # "... to both stores (the review took two days)"
+    if _ANAPHORIC_REASON.search(source[later.start:later.end]):
+        return True  # "...; the last outages started that way"
+    if words[-1] in _TRAILING_PRONOUNS and any(w in _AGENTS for w in words[:-1]):
+        return True  # a speaker's stance on the clause before: "...; that's where I want it"
+    if not any(w in CLAUSE_MARKERS for w in words):
+        if _past_form(words[0]) and words[0] not in _AGENTS:
+            return True  # a subject-less participle: "..., squashed into one commit"
+        if _absolute(words):
+            return True  # "..., 0 failed", "... and 4 pinned by exception"
     return words[0] in ("a", "an") and _appositive(words)
+
+
+def _past_form(word: str) -> bool:
+    """A past tense or participle by its form: "migrated", "rebuilt"."""
+    return ((len(word) > 3 and word.endswith("ed") and word not in _NOT_PAST)
+            or word in _IRREGULAR_PAST)
+
+
+def _absolute(words: Sequence[str]) -> bool:
+    """An absolute phrase: a count or quantifier and a participle ("all 22 jobs ported")."""
+    return ((bool(_NUMBER.match(words[0])) or words[0] in _QUANTIFIERS)
+            and any(_past_form(w) for w in words[1:]))
+
+
+def _parenthetical(earlier: _Fragment, later: _Fragment, source: str) -> bool:
+    """The later piece stands in parentheses right after the earlier one."""
+    gap = source[earlier.end:later.start]
+    return "(" in gap and source[later.end:].lstrip().startswith(")")
+
+
+def _event_outcome(earlier: _Fragment, later: _Fragment, source: str) -> bool:
+    """An EVENT's outcome is part of the event: an agent-less action ("Deployed the hotfix")
+    followed in its sentence by what it caused ("and the failing jobs cleared"), when the
+    later piece names no agent and opens with no separator or new time."""
+    if not _adjacent(earlier, later, source):
+        return False
+    first = _words(earlier.statement)
+    words = _words(source[later.start:later.end])
+    if not first or not words or not _past_form(first[0]):
+        return False
+    return words[0] not in _SEPARATORS and not any(w in _AGENTS for w in words)
 
 
 def _appositive(words: Sequence[str]) -> bool:
@@ -379,13 +526,20 @@ def _kind_part(kind: str, later: _Fragment, source: str) -> bool:
     return kind == "RESIDUAL" and bool(_ACCEPTANCE.search(text))
 
 
+def _owned_by_kind(kind: str, earlier: _Fragment, later: _Fragment, source: str) -> bool:
+    """A RESIDUAL's acceptance, on either side, or an EVENT's outcome."""
+    return (_kind_part(kind, later, source) or _kind_part(kind, earlier, source)
+            or (kind == "EVENT" and _event_outcome(earlier, later, source)))
+
+
 def _same_assertion(x: _Fragment, y: _Fragment, source: str, kind: str) -> bool:
     earlier, later = (x, y) if (x.start, x.end) <= (y.start, y.end) else (y, x)
     return (_same_claim_by_statements(earlier.statement, later.statement)
             or _continues(earlier, later, source)
             or _depends(earlier, later, source)
             or _label_only(earlier, source) or _label_only(later, source)
-            or _kind_part(kind, later, source) or _kind_part(kind, earlier, source))
+            or _owned_by_kind(kind, earlier, later, source)
+            or _pro_form(kind, later))
 
 
 def _mergeable(a: _Group, b: _Group, source: str) -> bool:
