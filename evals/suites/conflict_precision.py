@@ -65,6 +65,7 @@ from typing import Any
 
 import numpy as np
 
+from evals.jsonl import first_record
 from evals.loaders import Pair, load_any, paraphrase_truth
 from evals.registry import DATA, EvalContext, EvalOutcome, EvalSpec, Metric, register
 from factstore.differences import differences, route_decision
@@ -113,17 +114,8 @@ _MEASURES = {
 
 def _is_project_file(path: Path) -> bool:
     """A JSON Lines file whose first record has the project set's a/b/conflict fields."""
-    if not path.is_file() or path.suffix.lower() != ".jsonl":
-        return False
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            if line.strip():
-                try:
-                    first = json.loads(line)
-                except json.JSONDecodeError:
-                    return False
-                return isinstance(first, dict) and {"a", "b", "conflict"} <= set(first)
-    return False
+    first = first_record(path)
+    return first is not None and {"a", "b", "conflict"} <= set(first)
 
 
 def _project_rows(path: Path) -> list[dict[str, Any]]:

@@ -51,6 +51,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from evals.jsonl import first_record
 from evals.loaders import Pair, load_any, negation_inversions, polarity_truth
 from evals.registry import DATA, EvalContext, EvalOutcome, EvalSpec, Metric, register
 from factstore.errors import InvalidInput
@@ -71,18 +72,8 @@ LEXICAL = "lexical inversion"
 
 def _is_project_file(path: Path) -> bool:
     """A JSON Lines file whose first record has the project set's ``shape`` field."""
-    if not path.is_file() or path.suffix.lower() != ".jsonl":
-        return False
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            if line.strip():
-                try:
-                    first = json.loads(line)
-                except json.JSONDecodeError:
-                    return False
-                return isinstance(first, dict) and first.get("shape") in ("negation",
-                                                                          "identity")
-    return False
+    first = first_record(path)
+    return first is not None and first.get("shape") in ("negation", "identity")
 
 
 _REQUIRED = {
