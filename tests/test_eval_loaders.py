@@ -3,7 +3,7 @@
 The fixtures are invented sentences laid out exactly like the real files, quirks included
 (STS-B's headerless tab-separated .csv, MRPC's BOM and CRLF, SICK's doubled quotes, ScoNe's
 three header variants, RTE.txt in Latin-1, CondaQA's JSON Lines under a .json name, LoCoMo's
-evidence typos). Nothing here reads ../shared/datasets.
+evidence typos). Nothing here reads the external dataset folder.
 """
 
 from __future__ import annotations
