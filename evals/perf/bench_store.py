@@ -22,7 +22,7 @@ It prints tables and writes evals/perf/results/bench_store.json (bench_store_qui
 asserted; docs/performance.md explains the figures. Progress goes to stderr.
 
 The benchmark goes through Store methods only (the one seam). The few measurements no
-ordinary tool needs live in factstore/store/diagnostics.py; see ``_diag`` below.
+ordinary tool needs are Store methods (factstore/store/diagnostic_tools.py); see ``_diag``.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ import platform
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -53,7 +53,7 @@ from factstore.embedders.local import LocalEmbedder  # noqa: E402
 from factstore.extractors.base import ExtractedFact, ExtractionContext, Extractor  # noqa: E402
 from factstore.extractors.rules import RuleExtractor  # noqa: E402
 from factstore.kinds import Kind  # noqa: E402
-from factstore.store import diagnostics, server  # noqa: E402
+from factstore.store import server  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "evals" / "perf" / "results" / "bench_store.json"
@@ -61,30 +61,9 @@ QUICK_RESULTS = RESULTS.with_name("bench_store_quick.json")
 KINDS: tuple[Kind, ...] = tuple(Kind)
 
 
-# -- TEMPORARY shim: Store methods the lead is wiring -----------------------------------------
-# Each diagnostics function takes (cursor, *args, settings=..., **kwargs); the Store method of
-# the same role is the same call inside one Store._tx(). Until core.py has these methods, call
-# the function through store._tx() directly. Once they exist, delete the fallback branch, this
-# table and the `diagnostics` import above: the benchmark then touches only Store methods.
-DIAGNOSTIC_METHODS: dict[str, Callable[..., Any]] = {
-    "density_probe": diagnostics.density_neighbours,
-    "explain_density": diagnostics.explain_density,
-    "explain_recall": diagnostics.explain_recall,
-    "hnsw_insert_cost": diagnostics.hnsw_insert_cost,
-    "shared_index_probe": diagnostics.shared_index_probe,
-    "storage_stats": diagnostics.storage_stats,
-    "background_activity": diagnostics.background_activity,
-}
-
-
 def _diag(store: Store, method: str, *args: Any, **kwargs: Any) -> Any:
-    """Call ``store.<method>(...)``; TEMPORARY fallback through ``store._tx()`` until wired."""
-    wired = getattr(store, method, None)
-    if wired is not None:
-        return wired(*args, **kwargs)
-    with store._tx() as cur:  # TEMPORARY: reaches past the seam; remove when wired
-        return DIAGNOSTIC_METHODS[method](cur, *args, settings=store.settings, **kwargs)
-# -- end of TEMPORARY shim --------------------------------------------------------------------
+    """Call one of Store's diagnostic probes (factstore/store/diagnostic_tools.py)."""
+    return getattr(store, method)(*args, **kwargs)
 
 
 # -- generated text -----------------------------------------------------------------------------

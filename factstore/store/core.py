@@ -53,6 +53,7 @@ from factstore.store import recall as recall_sql
 from factstore.store import remember as remember_sql
 from factstore.store import server
 from factstore.store import tags as tag_sql
+from factstore.store.diagnostic_tools import DiagnosticTools
 from factstore.store.migrations import apply_migrations
 from factstore.store.rows import fetch_fact, fetch_facts
 from factstore.store.timeline_tools import TimelineTools, default_user
@@ -67,7 +68,7 @@ TOOLS = (
 MAX_CAPTURE_CHARS = 1_000_000
 
 
-class Store(TimelineTools):
+class Store(TimelineTools, DiagnosticTools):
     """A fact store on Postgres + pgvector. Open with ``Store.open()``; close when done."""
 
     def __init__(self, pool: ConnectionPool, dsn: str, embedder: Embedder, extractor: Extractor,
