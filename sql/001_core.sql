@@ -122,7 +122,7 @@ CREATE INDEX facts_restatement ON facts (kind, statement_norm)
 CREATE INDEX facts_document ON facts (document_id);
 
 -- One partial HNSW index per kind over the retrievable verdicts. A kNN filtered by kind and
--- verdict through one shared index returns too few rows (measured recall@10 0.49 at 100k);
+-- verdict through one shared index returns too few rows (measured recall@10 about 0.5 at 100k);
 -- a partial index holds only the rows the query may return, so nothing is filtered away.
 -- The density check (same kind, active/contested) uses its kind's index; recall unions the
 -- seven. Each fact costs one HNSW insert, not two. See docs/architecture.md.

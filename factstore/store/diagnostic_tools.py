@@ -56,3 +56,8 @@ class DiagnosticTools:
         """Autovacuum/index work still running (so a benchmark can wait for quiet)."""
         with self._tx() as cur:  # type: ignore[attr-defined]
             return diagnostics.background_activity(cur, settings=self.settings)  # type: ignore[attr-defined]
+
+    def analyze_tables(self) -> None:
+        """ANALYZE the store's tables, so the planner's statistics match a fresh bulk load."""
+        with self._tx() as cur:  # type: ignore[attr-defined]
+            diagnostics.analyze_tables(cur, settings=self.settings)  # type: ignore[attr-defined]
