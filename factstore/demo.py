@@ -1,8 +1,9 @@
 """``factstore demo``: the seed's story told against a real store, checked as it goes.
 
-It remembers the seven synthetic examples of seed 000 §2 (one per kind), raises a lane-3
-conflict with a contradicting capture, shows recall serving both contested sides, resolves
-the head-to-head, then prints labeled recall and the open-questions queue. Every step checks
+It remembers the seven synthetic examples of seed 000 §2 (one per kind), revises the STATE
+with a newer reading of the same service, takes a reworded restatement as new testimony,
+raises a lane-3 conflict with a contradicting REFERENCE, shows recall serving both contested
+sides, resolves the head-to-head, then prints labeled recall and the open-questions queue. Every step checks
 what the store actually did and raises ``DemoFailed`` if it did not happen, so ``make demo``
 is a real end-to-end check rather than a slideshow.
 """
@@ -28,8 +29,8 @@ from factstore.kinds import Kind, Verdict
 from factstore.results import Conflict, Interrupt, OpenQuestion, RecallResult
 from factstore.store import Store, server
 
-__all__ = ["CONTRADICTION", "SEED_EXAMPLES", "DemoFailed", "DemoReport", "reset_demo_database",
-           "run_demo"]
+__all__ = ["CONTRADICTION", "NEWER_READING", "RESTATEMENT", "SEED_EXAMPLES", "DemoFailed",
+           "DemoReport", "reset_demo_database", "run_demo"]
 
 #: The seed's synthetic examples (§2): the verbatim evidence quote and the kind it must yield.
 SEED_EXAMPLES: tuple[tuple[Kind, str], ...] = (
@@ -42,13 +43,17 @@ SEED_EXAMPLES: tuple[tuple[Kind, str], ...] = (
     (Kind.EVENT, "migrated all 214 pages. Checksum parity verified (214 == 214), link sweep "
                  "found zero broken links"),
 )
-#: Contradicts the STATE example: same kind, same subject, a changed value. With the local
-#: MiniLM model it scores ~0.86 against "sample-svc is green right now" — above the 0.80
-#: density threshold, and not a restatement, so it must land in lane 3.
-CONTRADICTION = "sample-svc is red right now"
-CONTESTED_QUESTION = "is sample-svc green right now?"
-RESOLUTION_REASONING = ("the red report is the newer observation: the nightly job failed after "
-                        "the green check")
+#: A newer reading of the STATE example's service: same subject, a changed status, so the
+#: revision lane replaces the older reading (no interrupt: a STATE perishes).
+NEWER_READING = "sample-svc is red right now"
+#: The same reading reworded: no detected difference, so new testimony, never a conflict.
+RESTATEMENT = "sample-svc is currently red"
+#: Contradicts the REFERENCE example: same subject, another path. Neither path exists on this
+#: machine, so the filesystem cannot decide (lane 2 falls through) and it lands in lane 3.
+CONTRADICTION = r"the runner token lives at C:\ops\legacy\runner.env"
+CONTESTED_QUESTION = "where is the runner token stored?"
+RESOLUTION_REASONING = ("the legacy path was retired last quarter; the sample path is the one "
+                        "the runner reads")
 #: (question, the label code or answering layer the demo expects to see, what it shows)
 LABELED_QUESTIONS: tuple[tuple[str, str, str], ...] = (
     ("does everything go through staging first?", "active",
@@ -147,58 +152,82 @@ def run_demo(store: Store, console: Console) -> DemoReport:
     console.print("\n[dim]The migration's check results were absorbed into the EVENT "
                   "(meta.absorbed_outcomes), not minted as standalone facts.[/dim]")
 
-    # (b) a contradicting capture of the same kind: the density check must interrupt.
-    _step(console, "2. a contradicting STATE capture raises a lane-3 conflict")
+    # (b) a newer reading of the same service replaces the older one; a rewording of it is
+    # new testimony.
+    turn = len(SEED_EXAMPLES)
+    _step(console, "2. a newer STATE reading of the same subject replaces the older one")
+    green_id = fact_ids[Kind.STATE.value]
+    turn += 1
+    console.print(f"[bold]remember[/bold] {escape(repr(NEWER_READING))}")
+    result = store.remember(NEWER_READING, source_ref=f"{_SESSION}#turn-{turn}")
+    render_remember(console, result)
+    _check(len(result.outcomes) == 1 and result.outcomes[0].lane == "revision"
+           and result.outcomes[0].related_fact_id == green_id and not result.interrupts,
+           f"expected {NEWER_READING!r} to revise #{green_id} without an interrupt, got "
+           f"{result.outcomes}")
+    red_id = result.outcomes[0].fact.id
+    _check(store.fact(green_id).superseded_by == red_id,
+           f"#{green_id} should be superseded by #{red_id}")
+    turn += 1
+    console.print(f"\n[bold]remember[/bold] {escape(repr(RESTATEMENT))}")
+    result = store.remember(RESTATEMENT, source_ref=f"{_SESSION}#turn-{turn}")
+    render_remember(console, result)
+    _check([o.outcome for o in result.outcomes] == ["recaptured"]
+           and result.outcomes[0].fact.id == red_id,
+           f"expected {RESTATEMENT!r} to be new testimony for #{red_id}, got {result.outcomes}")
+    console.print("\n[dim]A reworded restatement is testimony for the fact it restates: "
+                  f"#{red_id} now has {result.outcomes[0].fact.support_count} supporting "
+                  "sources.[/dim]")
+
+    # (c) a contradicting capture of the same kind: the density check must interrupt.
+    _step(console, "3. a contradicting REFERENCE capture raises a lane-3 conflict")
+    turn += 1
     console.print(f"[bold]remember[/bold] {escape(repr(CONTRADICTION))}")
-    result = store.remember(CONTRADICTION,
-                            source_ref=f"{_SESSION}#turn-{len(SEED_EXAMPLES) + 1}")
-    _check(len(result.outcomes) == 1 and result.outcomes[0].fact.kind is Kind.STATE,
-           f"expected one STATE fact from {CONTRADICTION!r}, got {result.outcomes}")
+    result = store.remember(CONTRADICTION, source_ref=f"{_SESSION}#turn-{turn}")
+    _check(len(result.outcomes) == 1 and result.outcomes[0].fact.kind is Kind.REFERENCE,
+           f"expected one REFERENCE fact from {CONTRADICTION!r}, got {result.outcomes}")
     _check(len(result.interrupts) == 1,
            f"expected one conflict interrupt from {CONTRADICTION!r}, got "
            f"{len(result.interrupts)}: outcome {result.outcomes[0].outcome}, similarity "
            f"{result.outcomes[0].similarity}")
     interrupt = result.interrupts[0]
-    green_id, red_id = fact_ids[Kind.STATE.value], result.outcomes[0].fact.id
+    old_id, new_id = fact_ids[Kind.REFERENCE.value], result.outcomes[0].fact.id
     _check(interrupt.lane == "lane-3", f"expected lane-3, got {interrupt.lane}")
-    _check(interrupt.existing.fact_id == green_id and interrupt.new.fact_id == red_id,
-           f"the interrupt should pit #{green_id} against #{red_id}, got "
+    _check(interrupt.existing.fact_id == old_id and interrupt.new.fact_id == new_id,
+           f"the interrupt should pit #{old_id} against #{new_id}, got "
            f"#{interrupt.existing.fact_id} vs #{interrupt.new.fact_id}")
-    _check(interrupt.similarity is not None
-           and interrupt.similarity >= store.settings.density_threshold,
-           f"similarity {interrupt.similarity} is below the density threshold "
-           f"{store.settings.density_threshold}")
+    _check(bool(interrupt.differences), "the interrupt should say what differs")
     render_remember(console, result)
 
     # (c) recall serves both contested sides, labeled, and does not choose.
-    _step(console, "3. recall while contested: both sides served, no silent pick")
+    _step(console, "4. recall while contested: both sides served, no silent pick")
     contested = store.recall(CONTESTED_QUESTION)
     render_recall(console, contested)
     labels = {item.fact.id: item.label.code for item in contested.items if item.fact}
-    _check(labels.get(green_id) == "contested" and labels.get(red_id) == "contested",
-           f"recall should serve #{green_id} and #{red_id} both labeled contested, got "
+    _check(labels.get(old_id) == "contested" and labels.get(new_id) == "contested",
+           f"recall should serve #{old_id} and #{new_id} both labeled contested, got "
            f"{labels}")
 
-    # (d) the person decides the head-to-head.
-    _step(console, "4. resolve the head-to-head")
-    console.print(escape(f'store.resolve_conflict({interrupt.conflict_id}, winner_id={red_id}, '
+    # (e) the person decides the head-to-head.
+    _step(console, "5. resolve the head-to-head")
+    console.print(escape(f'store.resolve_conflict({interrupt.conflict_id}, winner_id={old_id}, '
                          f'reasoning="{RESOLUTION_REASONING}")'))
-    resolved = store.resolve_conflict(interrupt.conflict_id, red_id, RESOLUTION_REASONING)
+    resolved = store.resolve_conflict(interrupt.conflict_id, old_id, RESOLUTION_REASONING)
     render_conflict(console, resolved)
-    loser = store.fact(green_id)
-    _check(resolved.status == "resolved" and resolved.winner == red_id,
-           f"conflict #{resolved.id} should be resolved with winner #{red_id}: {resolved}")
-    _check(loser.verdict is Verdict.SUPERSEDED and loser.superseded_by == red_id,
-           f"fact #{green_id} should be superseded by #{red_id}, is {loser.verdict.value}")
+    loser = store.fact(new_id)
+    _check(resolved.status == "resolved" and resolved.winner == old_id,
+           f"conflict #{resolved.id} should be resolved with winner #{old_id}: {resolved}")
+    _check(loser.verdict is Verdict.SUPERSEDED and loser.superseded_by == old_id,
+           f"fact #{new_id} should be superseded by #{old_id}, is {loser.verdict.value}")
     _check(not store.open_conflicts(), "no conflict should remain open")
     after = store.recall(CONTESTED_QUESTION)
     render_recall(console, after)
     served = {item.fact.id: item.label.code for item in after.items if item.fact}
-    _check(green_id not in served and served.get(red_id) == "active",
-           f"after resolution only #{red_id} should serve (active), got {served}")
+    _check(new_id not in served and served.get(old_id) == "active",
+           f"after resolution only #{old_id} should serve (active), got {served}")
 
-    # (e) labeled recall across the serving rules, then the store's own gaps.
-    _step(console, "5. labeled recall: each answer says what it may be taken to mean")
+    # (f) labeled recall across the serving rules, then the store's own gaps.
+    _step(console, "6. labeled recall: each answer says what it may be taken to mean")
     recalls = [after]
     for question, expected, meaning in LABELED_QUESTIONS:
         console.print(f"\n[dim]{escape(meaning)}[/dim]")
@@ -207,12 +236,13 @@ def run_demo(store: Store, console: Console) -> DemoReport:
         _expect(answer, expected)
         recalls.append(answer)
 
-    _step(console, "6. the open-questions queue: gaps weighed, not banked")
+    _step(console, "7. the open-questions queue: gaps weighed, not banked")
     questions = store.open_questions()
     render_questions(console, questions)
     _check(len(questions) >= 2, f"the queue should hold the seed's entries, has {len(questions)}")
-    console.print("\n[bold green]demo complete[/bold green]: seven kinds remembered, a "
-                  "lane-3 conflict raised, served contested, resolved, and recall labeled.")
+    console.print("\n[bold green]demo complete[/bold green]: seven kinds remembered, a STATE "
+                  "revised, a restatement taken as testimony, a lane-3 conflict raised, served "
+                  "contested, resolved, and recall labeled.")
     return DemoReport(fact_ids, interrupt, contested, resolved, tuple(recalls),
                       tuple(questions))
 

@@ -58,9 +58,11 @@ from factstore.writepath import polarity
 __all__ = [
     "ANTONYM_PAIRS",
     "UNITS",
+    "STATUS_CLASSES",
     "VALUE_WORDS",
     "differences",
     "route_decision",
+    "status_classes",
 ]
 
 # --------------------------------------------------------------------------------------------
@@ -160,6 +162,28 @@ ALIGNED_ONLY_ANTONYMS: frozenset[str] = frozenset((
     "beginning", "full", "empty", "active",
 ))
 
+#: Status readings of a thing's condition, in classes of synonyms. Two words of different
+#: classes are two different readings ("healthy" / "degraded", "paused" / "running"); two of
+#: one class say the same ("green" / "healthy"). Pairs the antonym table knows are reported
+#: there instead.
+STATUS_CLASSES: tuple[frozenset[str], ...] = (
+    frozenset(("green", "healthy", "ok", "operational", "nominal", "online", "passing",
+               "available", "up")),
+    frozenset(("yellow", "amber", "degraded", "flaky", "unstable", "slow", "warning",
+               "lagging", "throttled")),
+    frozenset(("red", "unhealthy", "down", "offline", "failing", "broken", "unavailable",
+               "erroring", "crashing", "crashed", "failed")),
+    frozenset(("paused", "suspended", "halted", "stopped", "disabled", "idle", "frozen")),
+    frozenset(("running", "resumed", "started", "enabled", "serving")),
+    frozenset(("deploying", "restarting", "draining", "starting", "provisioning",
+               "rebuilding", "migrating", "maintenance", "pending", "queued", "blocked")),
+)
+_STATUS_CLASS: dict[str, int] = {w: i for i, c in enumerate(STATUS_CLASSES) for w in c}
+#: Status words that are everyday words too; they count only in the aligned position.
+_ALIGNED_ONLY_STATUS = frozenset(("up", "down", "ok", "slow", "started", "pending", "blocked",
+                                  "serving", "idle", "frozen", "failed", "enabled",
+                                  "disabled", "available", "queued"))
+
 #: Lowercase words that name a value when they differ in the aligned position: deployment
 #: targets, branches and cadences.
 VALUE_WORDS: frozenset[str] = frozenset((
@@ -226,11 +250,12 @@ _TIMES = (
 )
 _VERSION = re.compile(r"(?<![\w.-])(?:v\d+(?:\.\d+)*|\d+(?:\.\d+){2,})(?![\w-]|\.\d)")
 _NUMBER = re.compile(
-    r"(?<![\w.\-/\\:@#])(?P<cur>[$€£])?"
+    # a sign counts only when it is not a hyphen inside a name ("svc-18" is no -18)
+    r"(?<![\w.\-/\\:@#])(?P<sign>[-+](?=[$€£]?\d))?(?P<cur>[$€£])?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-    r"(?P<glued>%|[a-z]+)?(?![\w\-/\\@])(?!\.\d)"
+    r"(?P<glued>%|[$€£]|[a-z]+)?(?![\w\-/\\@])(?!\.\d)"
 )
-_SPACED_UNIT = re.compile(r"[ \t]+(?P<unit>%|[a-z]+)\b")
+_SPACED_UNIT = re.compile(r"[ \t]+(?P<unit>%|[$€£](?!\w)|[a-z]+\b)")
 _ONE_UNIT = re.compile(r"\b(?:a|an|per)\s+(?P<unit>second|minute|hour|day|week|month|year)\b")
 #: Cadence words are rates: "monthly" is "per month", "nightly" is "per day".
 CADENCES: dict[str, tuple[int, str]] = {
@@ -256,7 +281,9 @@ _SUFFIXES: tuple[tuple[str, str], ...] = (
     ("'re", "are"), ("'ll", "will"), ("'ve", "have"), ("'m", "am"), ("'d", "would"),
 )
 
-_STRAIGHTEN = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+# Straight quotes, and the Unicode minus as the ASCII one (so "−18" reads as minus 18).
+_STRAIGHTEN = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"',
+                             "\u2212": "-"})
 
 
 def _fold(text: str) -> str:
@@ -419,8 +446,9 @@ def _unit_after(an: _Analysis, end: int) -> tuple[str | None, int]:
     if not match:
         return None, end
     unit = match.group("unit")
-    if unit not in UNITS:
+    if unit not in UNITS and unit not in ("per", "a", "an", "each", "every"):
         # one word may sit between a number and its unit: "23 extra hours", "5 more minutes"
+        # (but "5 per month" is a rate of 5, not five months)
         second = _SPACED_UNIT.match(an.folded, match.end())
         if second and second.group("unit") in UNITS and second.group(
                 "unit") not in _GLUED_ONLY_UNITS:
@@ -445,8 +473,12 @@ def _claim_numbers(an: _Analysis) -> None:
             value = Decimal(match.group("num").replace(",", ""))
         except InvalidOperation:
             continue
-        unit, end = (glued, match.end()) if glued else _unit_after(an, match.end())
-        unit = unit or match.group("cur")
+        if match.group("sign") == "-":
+            value = -value
+        if match.group("cur"):  # "€5": the currency is the unit, whatever follows
+            unit, end = match.group("cur"), match.end()
+        else:
+            unit, end = (glued, match.end()) if glued else _unit_after(an, match.end())
         if not an.free(match.start(), end):
             end = match.end()
         an.claim(_Item(match.start(), end, an.text[match.start():end], "value",
@@ -567,6 +599,7 @@ class _Difference:
 # --------------------------------------------------------------------------------------------
 
 _VALUE_KINDS = frozenset(("value", "version", "date", "time"))
+_CURRENCIES = frozenset(("usd", "eur", "gbp"))
 _ZERO_KEYS = frozenset(("0|",))
 _NO_WORDS = frozenset(("no", "none", "nothing", "nobody", "without"))
 
@@ -627,7 +660,8 @@ def _same_measure(x: _Item, y: _Item) -> bool:
     """Same grain of date or time, or same dimension of quantity."""
     if x.kind in ("date", "time"):
         return x.key.split(":", 1)[0] == y.key.split(":", 1)[0]
-    return _dimension(x) == _dimension(y)
+    # a price in another currency is a changed price ("5 €" / "5 $")
+    return _dimension(x) == _dimension(y) or {_dimension(x), _dimension(y)} <= _CURRENCIES
 
 
 def _unmatched(items: Sequence[_Item], others: Sequence[_Item]) -> list[_Item]:
@@ -891,6 +925,49 @@ def _negation(pol: _Polarities, a: str, b: str) -> list[_Difference]:
 
 
 # --------------------------------------------------------------------------------------------
+# Status readings
+# --------------------------------------------------------------------------------------------
+
+def status_classes(statement: str) -> frozenset[int]:
+    """The status classes a statement reads ("svc-7 is green" -> the healthy class), by
+    index into :data:`STATUS_CLASSES`; everyday-word statuses ("up", "ok") are left out."""
+    return frozenset(_STATUS_CLASS[w] for w, _ in _words_with_items(_analyse(statement))
+                     if w in _STATUS_CLASS and w not in _ALIGNED_ONLY_STATUS)
+
+
+def _status_changes(a: _Analysis, b: _Analysis, al: _Alignment,
+                    consumed: set[_Item]) -> list[_Difference]:
+    """'svc-7 is healthy' / 'svc-7 is paused': one status reading replaced by another class.
+
+    Each side's status words the other side does not say (nor a synonym of); a change is
+    reported when each side has exactly one such class. Words the antonym table already
+    paired are left to it (they are ``consumed``). Uses up the items it reports, so the
+    named-value pass does not report them again.
+    """
+    aligned_pairs = {(x.start, y.start) for r in _replacements(al)
+                     for x in r.items_a for y in r.items_b}
+
+    def readings(an: _Analysis) -> list[tuple[str, _Item]]:
+        return [(w, i) for w, i in _words_with_items(an)
+                if w in _STATUS_CLASS and i not in consumed]
+
+    ours, theirs = readings(a), readings(b)
+    classes_a = {_STATUS_CLASS[w] for w, _ in ours}
+    classes_b = {_STATUS_CLASS[w] for w, _ in theirs}
+    only_a = [(w, i) for w, i in ours if _STATUS_CLASS[w] not in classes_b]
+    only_b = [(w, i) for w, i in theirs if _STATUS_CLASS[w] not in classes_a]
+    if len({_STATUS_CLASS[w] for w, _ in only_a}) != 1 or \
+            len({_STATUS_CLASS[w] for w, _ in only_b}) != 1:
+        return []
+    (word_a, item_a), (word_b, item_b) = only_a[0], only_b[0]
+    if ((word_a in _ALIGNED_ONLY_STATUS or word_b in _ALIGNED_ONLY_STATUS)
+            and (item_a.start, item_b.start) not in aligned_pairs):
+        return []
+    consumed.update((item_a, item_b))
+    return [_Difference("status", item_a.text, item_b.text)]
+
+
+# --------------------------------------------------------------------------------------------
 # Named values
 # --------------------------------------------------------------------------------------------
 
@@ -1123,8 +1200,8 @@ def differences(a: str, b: str) -> tuple[str, ...]:
     return tuple(d.render() for d in sorted(found, key=_report_order))
 
 
-_CATEGORY_ORDER = ("value", "version", "date", "time", "negation", "antonym", "subject",
-                   "named value", "swapped")
+_CATEGORY_ORDER = ("value", "version", "date", "time", "negation", "antonym", "status",
+                   "subject", "named value", "swapped")
 
 
 def _report_order(d: _Difference) -> tuple[int, int]:
@@ -1144,6 +1221,7 @@ def _differences(a: str, b: str) -> list[_Difference]:
     polarities = _Polarities.of(a, b)
     antonyms, consumed = _antonyms(_antonym_swaps(an_a, an_b, alignment), polarities, a, b)
     out += _negation(polarities, a, b) + antonyms
+    out += _status_changes(an_a, an_b, alignment, consumed)
     out += _named_differences(an_a, an_b, alignment, consumed)
     out += _swapped(an_a, an_b)
     return out

@@ -45,8 +45,14 @@ def is_stale(fact: Fact, now: datetime, tag_lifetimes: Mapping[str, timedelta],
 
 
 def label_fact(fact: Fact, *, now: datetime, tag_lifetimes: Mapping[str, timedelta],
-               default_lifetime: timedelta, partner_ids: Sequence[int] = ()) -> Label:
-    """The serving label for one retrievable fact."""
+               default_lifetime: timedelta, partner_ids: Sequence[int] = (),
+               similarity: float | None = None, strong: float | None = None) -> Label:
+    """The serving label for one retrievable fact.
+
+    With ``similarity`` and ``strong`` (recall's strong gate), an active fact that matched
+    the query only weakly is labeled as the weak match it is, not as believed current truth
+    for the question asked.
+    """
     if fact.verdict is Verdict.CONTESTED:
         partners = ", ".join(f"#{p}" for p in partner_ids) or "its partner"
         return Label("contested",
@@ -65,6 +71,16 @@ def label_fact(fact: Fact, *, now: datetime, tag_lifetimes: Mapping[str, timedel
                      f"last known as of {fact.t_last_verified:%Y-%m-%d}, unverified since — do "
                      f"not serve as live (lifetime {_days(lifetime)} from {source})",
                      present_tense=False)
+    if fact.kind is Kind.DECISION and fact.status_detail == "parked-with-trigger":
+        trigger = (f"reopens when: {fact.trigger_predicate}" if fact.trigger_predicate
+                   else "no trigger recorded")
+        return Label("parked-decision",
+                     f"parked decision — set aside until its trigger; {trigger}. Not a locked "
+                     "decision in force", present_tense=False)
+    if similarity is not None and strong is not None and similarity < strong:
+        return Label("weak-match",
+                     f"weak match — active, but similarity {similarity:.2f} is below the strong "
+                     f"gate {strong:.2f}; it may not answer this question", present_tense=False)
     return Label("active", "active — believed current", present_tense=True)
 
 

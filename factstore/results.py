@@ -39,6 +39,8 @@ class Fact:
     meta: Mapping[str, object] = field(default_factory=dict)
     #: distinct document lineages with current supporting testimony (repetition is not corroboration)
     support_count: int = 1
+    #: what the fact is about, folded; the density check compares same-subject facts first
+    subject_key: str | None = None
 
 
 @dataclass(frozen=True)
@@ -86,15 +88,21 @@ class FactOutcome:
     """What the write path did with one extracted fact."""
 
     #: written | contested | superseded-prior | ground-truth-won | ground-truth-lost |
-    #: recaptured | unchanged | parked
+    #: older-reading | recaptured | unchanged | parked
     outcome: str
     fact: Fact
-    #: rule-exception | lane-1 | lane-2 | lane-3 | None when no conflict candidate was found
+    #: rule-exception | lane-1 | lane-2 | revision | lane-3 | None when no conflict candidate
     lane: str | None = None
     related_fact_id: int | None = None
     conflict_id: int | None = None
     similarity: float | None = None
     note: str | None = None
+    #: where the density check looked: 'subject' (same-subject facts first) or 'kind' (the
+    #: fact has no subject key, so the kind-wide fallback); None when it never ran
+    scope: str | None = None
+    #: further facts the same new fact superseded (an explicit supersession or a revision
+    #: replaces every contradicting candidate, not only the nearest)
+    also_superseded: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -207,9 +215,11 @@ class Conflict:
     created_at: datetime
     resolved_at: datetime | None
     #: None while open; head-to-head | both-stand | explicit-supersession | ground-truth |
-    #: partner-superseded | timeline
+    #: revision | partner-superseded | partner-withdrawn | both-superseded | timeline
     resolution: str | None = None
     differences: tuple[str, ...] = ()
+    #: the newer fact whose supersession closed it (partner-superseded, both-superseded)
+    settled_by: int | None = None
 
 
 @dataclass(frozen=True)

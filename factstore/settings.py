@@ -26,7 +26,16 @@ class Settings:
 
     #: cosine similarity at or above which a same-kind live fact is a conflict candidate
     density_threshold: float = 0.80
-    #: how many nearest neighbours the density check considers
+    #: below the threshold, down to this cosine, a near-hit is a conflict candidate only when the
+    #: difference detector finds a strong contradiction (a negation, an antonym or status
+    #: change, a value replaced in the same slot); chosen by measurement, see docs/evals.md.
+    #: A floor at or above the threshold turns the band off.
+    contradiction_floor: float = 0.60
+    #: the same band's lower edge for a near-hit about the same subject (both facts carry one
+    #: subject key): a status reading changed ("svc-7 is healthy" / "... is paused", cosine
+    #: 0.58) is caught down to here
+    subject_floor: float = 0.50
+    #: how many nearest neighbours the density check considers (kind-wide, and per subject)
     density_k: int = 5
     #: restrict the density check to facts sharing at least one tag (when the new fact has tags)
     density_shared_tag: bool = False
@@ -48,16 +57,18 @@ class Settings:
     index_page_link_share: float = 0.25
     #: names never kept as topics (provenance is not aboutness); captured_by is always dropped too
     scribe_names: tuple[str, ...] = field(default=DEFAULT_SCRIBE_NAMES)
-    #: the second stage after cosine: 'off', 'annotate' (each interrupt says what differs) or
-    #: 'route' (a near-hit with no detected difference is a re-capture, not a conflict)
-    difference_detector: str = "annotate"
+    #: the second stage after cosine: 'route' (a contradiction is a conflict candidate, a
+    #: detail on one side only a separate fact), 'annotate' (every near-hit that differs at
+    #: all is a candidate, and the interrupt says what differs) or 'off' (cosine alone). In
+    #: 'route' and 'annotate' a near-hit with no detected difference is new testimony.
+    difference_detector: str = "route"
     #: fold fragments of one assertion back into one fact (the sentence-shredding fix)
     granularity_fix: bool = True
     #: park a fact whose statement's negation polarity differs from its quote's
     polarity_guard: bool = True
 
     def __post_init__(self) -> None:
-        for name in ("density_threshold", "recall_floor", "recall_strong", "document_floor",
+        for name in ("density_threshold", "contradiction_floor", "subject_floor", "recall_floor", "recall_strong", "document_floor",
                      "index_page_link_share"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) \

@@ -54,6 +54,8 @@ COMMANDS: dict[str, tuple[str, ...]] = {
 }
 
 GREEN = "sample-svc is green right now"
+#: The seed's REFERENCE example, which the demo's CONTRADICTION contests (lane 3).
+RUNNER = SEED_EXAMPLES[4][1]
 
 Run = Callable[..., Result]
 
@@ -84,8 +86,8 @@ def _json(result: Result) -> Any:
 
 
 def _conflict(run: Run) -> dict[str, Any]:
-    """Remember the seed's STATE and its contradiction; return the interrupt (as JSON)."""
-    run("remember", GREEN)
+    """Remember the seed's REFERENCE and its contradiction; return the interrupt (as JSON)."""
+    run("remember", RUNNER)
     interrupts = _json(run("--json", "remember", CONTRADICTION))["interrupts"]
     assert len(interrupts) == 1 and interrupts[0]["lane"] == "lane-3"
     return interrupts[0]
@@ -118,13 +120,23 @@ def test_event_is_labeled_never_present_tense(run: Run) -> None:
 
 
 def test_remember_prints_the_interrupt_with_exact_resolve_calls(run: Run) -> None:
-    run("remember", GREEN)
+    run("remember", RUNNER)
     out = run("remember", CONTRADICTION).stdout
     assert "conflict #1 · lane-3" in out
     assert 'store.resolve_conflict(1, winner_id=1, reasoning="<why>")' in out
     assert 'factstore resolve 1 2 --reasoning "<why>"' in out
     assert 'factstore both-stand 1 --reasoning "<why both are true>"' in out
-    assert f"“{GREEN}”" in out and f"“{CONTRADICTION}”" in out
+    assert f"“{RUNNER}”" in out and f"“{CONTRADICTION}”" in out
+
+
+def test_a_newer_state_reading_is_served_alone_as_current(run: Run) -> None:
+    run("remember", "payments-api is healthy right now")
+    out = run("remember", "payments-api is degraded right now").stdout
+    assert "superseded-prior" in out and "revision" in out
+    served = _json(run("--json", "recall", "is payments-api healthy right now?"))["items"]
+    statements = [i["fact"]["statement"] for i in served if i.get("fact")]
+    assert "payments-api is degraded right now." in statements
+    assert "payments-api is healthy right now." not in statements
 
 
 def test_remember_surfaces_candidate_roots(run: Run) -> None:
@@ -146,7 +158,7 @@ def test_conflicts_resolve_and_both_stand_round_trip(run: Run) -> None:
     assert {listed[0]["fact_a"]["verdict"], listed[0]["fact_b"]["verdict"]} == {"contested"}
     assert f"#{old}" in run("conflicts").stdout
 
-    out = run("resolve", str(cid), str(new), "--reasoning", "the red run is newer").stdout
+    out = run("resolve", str(cid), str(new), "--reasoning", "the legacy path is current").stdout
     assert f"fact #{new} won; fact #{old} is now superseded" in out
     assert "no open conflicts" in run("conflicts").stdout
     closed = _json(run("--json", "conflicts", "--all"))
@@ -158,8 +170,9 @@ def test_conflicts_resolve_and_both_stand_round_trip(run: Run) -> None:
     assert err.startswith("error: ") and "resurrect" in err
 
     # A second pair, closed as both-stand: both active again, winner null.
-    second = _json(run("--json", "remember", "sample-svc is yellow right now"))["interrupts"]
-    assert len(second) == 1, "expected the yellow report to conflict with the red one"
+    second = _json(run("--json", "remember",
+                       r"the runner token lives at C:\ops\spare\runner.env"))["interrupts"]
+    assert len(second) == 1, "expected the spare path to conflict with the winner"
     cid2 = second[0]["conflict_id"]
     out = run("both-stand", str(cid2), "--reasoning", "two boxes, both true").stdout
     assert "both facts stand" in out
@@ -225,11 +238,11 @@ def test_bad_usage_is_typers_exit_2(run: Run) -> None:
 def test_json_output_parses_for_every_reading_command(run: Run) -> None:
     interrupt = _conflict(run)
     described = _json(run("--json", "describe"))
-    assert described["facts_by_kind_verdict"]["STATE"] == {"contested": 2}
+    assert described["facts_by_kind_verdict"]["REFERENCE"] == {"contested": 2}
     assert "remember" in described["tools"]
     assert isinstance(described["settings"]["state_default_lifetime"], str)
 
-    recalled = _json(run("--json", "recall", "is sample-svc green?"))
+    recalled = _json(run("--json", "recall", "where is the runner token stored?"))
     assert recalled["layer"] == "fact"
     assert {i["label"]["code"] for i in recalled["items"]} == {"contested"}
     assert recalled["items"][0]["fact"]["t_captured"].endswith("+00:00")
@@ -328,12 +341,15 @@ def test_demo_raises_and_resolves_a_conflict(open_store: Callable[..., Store]) -
     assert report.interrupt.lane == "lane-3"
     assert report.interrupt.similarity >= store.settings.density_threshold
     assert report.resolved.status == "resolved"
-    assert report.resolved.winner == report.interrupt.new.fact_id
+    assert report.resolved.winner == report.interrupt.existing.fact_id
     assert {i.label.code for i in report.contested_recall.items if i.fact} == {"contested"}
     assert store.open_conflicts() == []
-    assert store.fact(report.interrupt.existing.fact_id).verdict == "superseded"
+    assert store.fact(report.interrupt.new.fact_id).verdict == "superseded"
+    state = store.fact(report.fact_ids["STATE"])
+    assert state.verdict == "superseded" and state.superseded_by is not None
     text = buffer.getvalue()
-    assert "conflict #1 · lane-3" in text and "demo complete" in text
+    # conflict #1 is the revision's audit row, born resolved
+    assert "conflict #2 · lane-3" in text and "demo complete" in text
 
 
 def test_demo_refuses_a_store_that_is_not_empty(open_store: Callable[..., Store]) -> None:
@@ -350,7 +366,7 @@ def test_demo_command_resets_its_database(run: Run, admin_dsn: str) -> None:
         for _ in range(2):  # the second run proves the reset: the first left facts behind
             report = _json(run("--json", "demo"))
             assert report["resolved"]["status"] == "resolved"
-            assert report["interrupt"]["conflict_id"] == 1
+            assert report["interrupt"]["conflict_id"] == 2
     finally:
         server.drop_database(admin_dsn, cli.DEMO_DATABASE)
 

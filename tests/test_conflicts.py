@@ -7,14 +7,16 @@ import pytest
 from factstore.errors import ConflictNotFound, ConflictStateError, InvalidInput, WinnerNotInPair
 from tests.helpers import say
 
-GREEN = "sample-svc is green right now."
-RED = "sample-svc is red right now."
-YELLOW = "sample-svc is yellow right now."
+# DECISIONs: a changed decision about one subject is contested (lane 3); a STATE would be
+# revised by its newer reading instead.
+GREEN = "The release train ships on Friday."
+RED = "The release train ships on Monday."
+YELLOW = "The release train ships on Wednesday."
 
 
 def _contest(store):
-    old = say(store, GREEN, subject="sample-svc").outcomes[0].fact
-    result = say(store, RED, subject="sample-svc")
+    old = say(store, GREEN, "DECISION").outcomes[0].fact
+    result = say(store, RED, "DECISION")
     return old, result.outcomes[0].fact, result.interrupts[0].conflict_id
 
 
@@ -77,7 +79,7 @@ def test_unknown_conflict_and_foreign_winner_are_typed_errors(store):
 
 def test_a_fact_in_two_conflicts_stays_contested_until_both_close(store):
     green, red, first = _contest(store)
-    result = say(store, YELLOW, subject="sample-svc")
+    result = say(store, YELLOW, "DECISION")
     second = result.interrupts[0].conflict_id
     assert result.interrupts[0].existing.fact_id in (green.id, red.id)
     partner = result.interrupts[0].existing.fact_id
@@ -90,14 +92,30 @@ def test_a_fact_in_two_conflicts_stays_contested_until_both_close(store):
 
 def test_superseding_a_fact_closes_its_other_conflicts(store):
     green, red, first = _contest(store)
-    result = say(store, YELLOW, subject="sample-svc")
+    result = say(store, YELLOW, "DECISION")
     second = result.interrupts[0].conflict_id
     loser = result.interrupts[0].existing.fact_id
     yellow = result.outcomes[0].fact.id
     survivor = red.id if loser == green.id else green.id
     store.resolve_conflict(second, yellow, "yellow is the latest reading")
     closed = store.conflict(first)
+    assert (closed.status, closed.resolution, closed.winner, closed.settled_by) == (
+        "resolved", "partner-superseded", survivor, yellow)
+    # The survivor says Friday or Monday; the winner says Wednesday. Nobody decided between
+    # those two, so the survivor is not released: it stays contested against the winner.
+    assert store.fact(survivor).verdict == "contested"
+    assert store.fact(yellow).verdict == "contested"
+    [inherited] = store.open_conflicts()
+    assert {inherited.fact_a.id, inherited.fact_b.id} == {survivor, yellow}
+    assert inherited.lane == "inherited" and inherited.differences
+
+
+def test_a_withdrawn_side_releases_its_partner(store):
+    old, new, cid = _contest(store)
+    store.retract(new.id, reason="said in jest")
+    closed = store.conflict(cid)
     assert (closed.status, closed.resolution, closed.winner) == (
-        "resolved", "partner-superseded", survivor)
-    assert store.fact(survivor).verdict == "active"
+        "resolved", "partner-withdrawn", old.id)
+    # Nothing replaced the withdrawn side, so nothing contradicts the partner any more.
+    assert store.fact(old.id).verdict == "active"
     assert store.open_conflicts() == []

@@ -112,9 +112,9 @@ def _run(embedder: Any, home: Path, **kwargs: Any) -> Any:
 
 
 def test_metrics_match_the_hand_computed_values(scripted: FixedEmbedder, home: Path) -> None:
-    record, outcome = _run(scripted, home)
+    record, outcome = _run(scripted, home, settings=Settings(difference_detector="off"))
     m = record.metrics
-    # annotate mode (the default): the store interrupts on cosine alone
+    # detector off: the store interrupts on cosine alone
     assert (m["precision"], m["recall"]) == (pytest.approx(0.5), pytest.approx(0.5))
     assert m["false_interrupt_rate"] == pytest.approx(2 / 3)
     assert m["precision_combined_at_threshold"] == pytest.approx(2 / 3)
@@ -161,14 +161,18 @@ def test_metrics_match_the_hand_computed_values(scripted: FixedEmbedder, home: P
 
 
 def test_route_mode_scores_the_combined_rule(scripted: FixedEmbedder, home: Path) -> None:
-    record, outcome = _run(scripted, home,
-                           settings=Settings(difference_detector="route"))
+    record, outcome = _run(scripted, home)  # route is the default
     assert record.metrics["precision"] == pytest.approx(2 / 3)
     assert record.metrics["recall"] == pytest.approx(0.5)
     assert record.metrics["false_interrupt_rate"] == pytest.approx(1 / 3)
     assert outcome.notes["primary_rule"] == "combined (route)"
+    # annotate: any difference at or above the threshold (c8's one-sided detail is below it)
+    record, outcome = _run(scripted, home, settings=Settings(difference_detector="annotate"))
+    assert outcome.notes["primary_rule"] == "any difference (annotate)"
+    assert record.metrics["precision"] == pytest.approx(2 / 3)
     # A higher threshold moves the cosine-alone point: at 0.90 only c1 and c4 interrupt.
-    record, _ = _run(scripted, home, settings=Settings(density_threshold=0.9))
+    record, _ = _run(scripted, home, settings=Settings(density_threshold=0.9,
+                                                       difference_detector="off"))
     assert (record.metrics["precision"], record.metrics["recall"]) == (pytest.approx(0.5),
                                                                        pytest.approx(0.25))
     assert record.metrics["false_interrupt_rate"] == pytest.approx(1 / 3)
@@ -186,7 +190,8 @@ def test_an_external_set_is_scored_by_its_paraphrase_truth(
                         lambda a, b: ("negation: b negates a",) if "no girl" in b else ())
     embedder = FixedEmbedder({(rows["11"]["a"], rows["11"]["b"]): 0.97,
                               (rows["13"]["a"], rows["13"]["b"]): 0.83})
-    record, outcome = _run(embedder, home, dataset=SICK)
+    record, outcome = _run(embedder, home, dataset=SICK,
+                           settings=Settings(difference_detector="off"))
     assert record.metrics["precision"] == pytest.approx(0.5)  # both above 0.80
     assert record.metrics["false_interrupt_rate"] == 1.0
     assert record.metrics["precision_combined_at_threshold"] == 1.0

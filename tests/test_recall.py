@@ -13,6 +13,9 @@ from tests.helpers import say
 
 GREEN = "sample-svc is green right now."
 RED = "sample-svc is red right now."
+# Two decisions about one subject that contradict: contested (a STATE would be revised).
+MANDATORY = "The staging gate is mandatory for every release."
+OPTIONAL = "The staging gate is optional for every release."
 NOW = datetime.now(UTC)
 
 
@@ -65,10 +68,10 @@ def test_an_event_is_never_present_tense(store):
 
 
 def test_contested_facts_are_served_with_their_partner(store):
-    say(store, GREEN, subject="sample-svc")
-    say(store, RED, subject="sample-svc")
-    result = store.recall("is sample-svc green?", k=1)
-    assert [i.fact.statement for i in result.items] == [GREEN, RED]
+    say(store, MANDATORY, "DECISION")
+    say(store, OPTIONAL, "DECISION")
+    result = store.recall("is the staging gate mandatory?", k=1)
+    assert [i.fact.statement for i in result.items] == [MANDATORY, OPTIONAL]
     first, partner = result.items
     assert first.label.code == partner.label.code == "contested"
     assert first.partner_ids == (partner.fact.id,) and partner.served_as == "contested-partner"
@@ -88,11 +91,19 @@ def test_parked_is_served_but_flagged_and_superseded_withdrawn_never(store):
 
 
 def test_a_superseded_loser_is_never_served(store):
-    old = say(store, GREEN, subject="sample-svc").outcomes[0].fact
-    result = say(store, RED, subject="sample-svc")
-    store.resolve_conflict(result.interrupts[0].conflict_id, result.outcomes[0].fact.id, "red")
-    served = [i.fact.id for i in store.recall("is sample-svc green?").items]
+    old = say(store, MANDATORY, "DECISION").outcomes[0].fact
+    result = say(store, OPTIONAL, "DECISION")
+    store.resolve_conflict(result.interrupts[0].conflict_id, result.outcomes[0].fact.id,
+                           "the gate was relaxed")
+    served = [i.fact.id for i in store.recall("is the staging gate mandatory?").items]
     assert old.id not in served and served == [result.outcomes[0].fact.id]
+
+
+def test_a_revised_state_reading_is_never_served(store):
+    old = say(store, GREEN, subject="sample-svc").outcomes[0].fact
+    new = say(store, RED, subject="sample-svc").outcomes[0].fact
+    served = [i.fact.id for i in store.recall("is sample-svc green?").items]
+    assert old.id not in served and served == [new.id]
 
 
 def test_a_thin_fact_layer_falls_through_to_labeled_documents(store):
@@ -109,7 +120,30 @@ def test_weak_facts_without_documents_answer_as_fact_weak(open_store):
                                          document_floor=0.99))
     say(store, "The user prefers dark-mode editors.", "PREFERENCE")
     result = store.recall("what colour scheme does the user want in the IDE?")
-    assert result.layer == "fact-weak" and result.items[0].label.code == "active"
+    assert result.layer == "fact-weak"
+    # below the strong gate an active fact is a weak match, never "believed current"
+    label = result.items[0].label
+    assert label.code == "weak-match" and not label.present_tense
+    assert "below the strong gate 0.99" in label.text
+
+
+def test_weak_facts_served_after_documents_are_labeled_weak(open_store):
+    store = open_store(settings=Settings(recall_floor=0.05, recall_strong=0.99,
+                                         document_floor=0.05))
+    say(store, "The user prefers dark-mode editors.", "PREFERENCE")
+    store.remember("Notes: the IDE colour scheme came up in the retro.")
+    result = store.recall("what colour scheme does the user want in the IDE?")
+    assert result.layer == "document"
+    codes = [i.label.code for i in result.items]
+    assert codes[0] == "document" and "weak-match" in codes and "active" not in codes
+
+
+def test_a_parked_with_trigger_decision_is_labeled_with_its_trigger(store):
+    say(store, "The team parked the Kafka migration until the audit ends.", "DECISION",
+        status_detail="parked-with-trigger", trigger_predicate="the audit ends")
+    item = store.recall("is the Kafka migration happening?").items[0]
+    assert item.label.code == "parked-decision" and not item.label.present_tense
+    assert "reopens when: the audit ends" in item.label.text
 
 
 def test_an_empty_store_answers_none(store):

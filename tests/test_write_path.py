@@ -156,17 +156,21 @@ def test_backfilled_older_recapture_never_moves_verified_back(store):
     assert result.outcomes[0].fact.t_last_verified == original
 
 
+MANDATORY = "The staging gate is mandatory for every release"
+OPTIONAL = "The staging gate is optional for every release"
+
+
 def test_a_contradiction_of_the_same_kind_is_contested_with_an_interrupt(store):
-    first = say(store, GREEN + ".", subject="sample-svc").outcomes[0].fact
-    result = say(store, RED + ".", subject="sample-svc")
+    first = say(store, MANDATORY + ".", "DECISION").outcomes[0].fact
+    result = say(store, OPTIONAL + ".", "DECISION")
     outcome = result.outcomes[0]
     assert outcome.outcome == "contested" and outcome.lane == "lane-3"
     assert store.fact(first.id).verdict == "contested"
     (interrupt,) = result.interrupts
     assert interrupt.existing.statement == first.statement
     assert interrupt.new.statement == outcome.fact.statement
-    assert interrupt.existing.quote == GREEN and interrupt.new.quote == RED
-    assert interrupt.existing.kind == interrupt.new.kind == "STATE"
+    assert interrupt.existing.quote == MANDATORY and interrupt.new.quote == OPTIONAL
+    assert interrupt.existing.kind == interrupt.new.kind == "DECISION"
     assert interrupt.existing.captured_at == first.t_captured
     assert (f'resolve_conflict({interrupt.conflict_id}, winner_id={first.id}, '
             'reasoning="<why>")') in interrupt.resolve_calls
@@ -179,8 +183,34 @@ def test_different_kinds_never_conflict(store):
     assert result.outcomes[0].outcome == "written"
 
 
-def test_the_density_threshold_is_a_setting(open_store):
-    store = open_store(settings=Settings(density_threshold=0.99))
+def test_a_newer_state_reading_of_the_same_subject_supersedes_the_older(store):
+    first = say(store, GREEN + ".", subject="sample-svc").outcomes[0].fact
+    result = say(store, RED + ".", subject="sample-svc")
+    outcome = result.outcomes[0]
+    assert (outcome.outcome, outcome.lane, outcome.scope) == ("superseded-prior", "revision",
+                                                              "subject")
+    assert result.interrupts == () and store.open_conflicts() == []
+    assert store.fact(first.id).superseded_by == outcome.fact.id
+    assert outcome.fact.supersedes == first.id
+    (audit,) = store.conflicts("resolved")
+    assert (audit.lane, audit.resolution, audit.winner) == ("revision", "revision",
+                                                            outcome.fact.id)
+
+
+def test_an_older_state_reading_arriving_late_is_history_at_once(store):
+    now = datetime.now(UTC)
+    newer = say(store, GREEN + ".", subject="sample-svc", said_at=now).outcomes[0].fact
+    late = say(store, RED + ".", subject="sample-svc", said_at=now - timedelta(hours=1))
+    outcome = late.outcomes[0]
+    assert (outcome.outcome, outcome.lane) == ("older-reading", "revision")
+    assert outcome.fact.verdict == "superseded" and outcome.fact.superseded_by == newer.id
+    assert store.fact(newer.id).verdict == "active"
+    assert store.fact(newer.id).supersedes == outcome.fact.id
+
+
+def test_the_density_thresholds_are_settings(open_store):
+    store = open_store(settings=Settings(density_threshold=0.99, contradiction_floor=0.99,
+                                         subject_floor=0.99))
     say(store, GREEN + ".", subject="sample-svc")
     assert say(store, RED + ".", subject="sample-svc").outcomes[0].outcome == "written"
 
@@ -196,7 +226,8 @@ def test_shared_tag_restriction_is_a_setting(open_store):
     assert result.outcomes[0].outcome == "written"
     result = say(store, "sample-svc is yellow right now.", subject="sample-svc",
                  topics=("svc.alpha",))
-    assert result.outcomes[0].outcome == "contested"
+    assert (result.outcomes[0].outcome, result.outcomes[0].lane) == ("superseded-prior",
+                                                                     "revision")
 
 
 @pytest.mark.parametrize("supersedes", [False, True])
@@ -259,12 +290,16 @@ def test_lane2_urls_are_uncheckable_and_fall_through_to_lane3(store):
 
 
 def test_every_transition_is_in_the_history(store):
-    first = say(store, GREEN + ".", subject="sample-svc").outcomes[0].fact
-    say(store, RED + ".", subject="sample-svc")
+    first = say(store, MANDATORY + ".", "DECISION").outcomes[0].fact
+    say(store, OPTIONAL + ".", "DECISION")
     history = store.history(first.id)
     assert [(h.from_verdict, h.to_verdict) for h in history] == [
         (None, "active"), ("active", "contested")]
     assert history[1].conflict_id is not None
+    state = say(store, GREEN + ".", subject="sample-svc").outcomes[0].fact
+    say(store, RED + ".", subject="sample-svc")
+    assert [(h.from_verdict, h.to_verdict) for h in store.history(state.id)] == [
+        (None, "active"), ("active", "superseded")]
 
 
 def test_per_kind_columns_land_and_foreign_ones_are_cleared(store):
@@ -348,8 +383,8 @@ def test_the_polarity_guard_is_a_setting(open_store):
 
 
 def test_interrupts_say_what_differs(store):
-    say(store, "The staging cluster has 40 nodes right now.", subject="staging cluster")
-    result = say(store, "The staging cluster has 41 nodes right now.", subject="staging cluster")
+    say(store, "The staging cluster will keep 40 nodes.", "DECISION")
+    result = say(store, "The staging cluster will keep 41 nodes.", "DECISION")
     (interrupt,) = result.interrupts
     assert any("40 -> 41" in d for d in interrupt.differences)
     assert store.open_conflicts()[0].differences == interrupt.differences
@@ -362,15 +397,16 @@ def test_route_mode_treats_a_reworded_near_hit_as_a_recapture(open_store):
     reworded = say(store, "Right now the staging cluster has 40 nodes.",
                    subject="staging cluster").outcomes[0]
     assert reworded.outcome == "recaptured" and reworded.fact.id == first.id
-    assert reworded.note.startswith("route:")
+    assert "no detected difference" in reworded.note
     changed = say(store, "The staging cluster currently has 41 nodes.", subject="staging cluster")
-    assert changed.outcomes[0].outcome == "contested"
+    assert (changed.outcomes[0].outcome, changed.outcomes[0].lane) == ("superseded-prior",
+                                                                       "revision")
 
 
 def test_with_the_detector_off_interrupts_carry_no_differences(open_store):
     store = open_store(settings=Settings(difference_detector="off"))
-    say(store, "The staging cluster has 40 nodes right now.", subject="staging cluster")
-    result = say(store, "The staging cluster has 41 nodes right now.", subject="staging cluster")
+    say(store, "The staging cluster will keep 40 nodes.", "DECISION")
+    result = say(store, "The staging cluster will keep 41 nodes.", "DECISION")
     assert result.interrupts[0].differences == ()
 
 
@@ -379,5 +415,5 @@ def test_route_mode_writes_a_near_hit_about_another_subject_as_its_own_fact(open
     say(store, "sample-svc is green right now.", subject="sample-svc")
     other = say(store, "other-svc is green right now.", subject="other-svc")
     outcome = other.outcomes[0]
-    assert outcome.outcome == "written" and outcome.note.startswith("route: not a conflict")
+    assert outcome.outcome == "written" and "another subject passed over" in outcome.note
     assert store.open_conflicts() == []

@@ -8,7 +8,7 @@ called as the store calls it: ``differences(existing, new)`` with ``a`` as the e
 It then scores three ways of deciding "this pair would raise a conflict interrupt":
 
 - **cosine alone** -- ``cosine >= t``: what the store does with ``difference_detector`` set to
-  ``off`` or ``annotate`` (annotate only adds what differs to the interrupt's text);
+  ``off``;
 - **detector alone** -- ``differences(a, b)`` is non-empty; threshold-free, one point;
 - **combined** -- ``cosine >= t`` and :func:`factstore.differences.route_decision` over what
   differs: what the store does with ``difference_detector = 'route'`` (a near-hit with no
@@ -18,7 +18,8 @@ Each is swept over ``t`` = 0.50, 0.51, ... 0.99 (:data:`THRESHOLDS`): precision 
 "is a conflict", F1, and the **false-interrupt rate**: the share of restatement pairs that
 would interrupt. A looser variant of the combined rule, ``cosine >= t`` and any difference at
 all (a subject change or a detail present on one side only included), is swept too and
-reported in the notes as ``any_difference``; the store does not use it, so it is not a metric.
+reported in the notes as ``any_difference``; it is what ``annotate`` mode does (a subject
+change aside: a near-hit about another subject is never a conflict).
 
 ROC AUC (the Mann-Whitney statistic, ties counted half) is reported for two conflict scores:
 the cosine itself, and a combined score ``cosine + 2`` when the detector finds a difference,
@@ -41,7 +42,9 @@ each group: the detector decides, the cosine breaks ties.
   should); precision and recall of "conflict" are reported but mean "not a restatement".
 
 The primary metric is the precision at the store's current ``density_threshold`` in its
-current mode (``route``: combined; ``off`` / ``annotate``: cosine alone). The recommended
+current mode (``route``: combined; ``annotate``: any difference; ``off``: cosine alone). This
+eval scores the band at and above the threshold; the band below it (strong contradictions
+down to the floors) and subject scoping are measured by ``subject-conflicts``. The recommended
 threshold is the combined rule's threshold with the best F1 among those keeping recall >=
 :data:`RECALL_FLOOR` (a missed conflict silently keeps two contradicting facts active, so
 recall is the constraint and precision what is optimised); ties go to the lower threshold, the
@@ -316,7 +319,7 @@ def run(ctx: EvalContext, items: list[dict[str, Any]]) -> EvalOutcome:
     # (a subject change is two facts about two things, not a conflict). The looser "any
     # difference" variant is swept too, in the notes.
     detected = [route_decision(d) for d in found]
-    strict = [bool(d) for d in found]
+    strict = [bool(d) and not any(x.startswith("subject ") for x in d) for d in found]
     conflict = [bool(r["conflict"]) for r in rows]
     restatement = [r["label"] == RESTATEMENT for r in rows]
 
@@ -340,7 +343,9 @@ def run(ctx: EvalContext, items: list[dict[str, Any]]) -> EvalOutcome:
     combined_now = [n and d for n, d in zip(near_now, detected, strict=True)]
     cosine_at = _point(near_now, conflict, restatement)
     combined_at = _point(combined_now, conflict, restatement)
-    current = combined_at if mode == "route" else cosine_at
+    any_at = _point([n and s for n, s in zip(near_now, strict, strict=True)], conflict,
+                    restatement)
+    current = {"route": combined_at, "annotate": any_at}.get(mode, cosine_at)
 
     floor, floor_reason = _recall_floor(sweep)
     recommended = _best_f1(sweep, "combined",
@@ -395,7 +400,8 @@ def run(ctx: EvalContext, items: list[dict[str, Any]]) -> EvalOutcome:
         "pairs_excluded": excluded,
         "mode": mode,
         "density_threshold": threshold,
-        "primary_rule": "combined (route)" if mode == "route" else "cosine alone",
+        "primary_rule": {"route": "combined (route)",
+                         "annotate": "any difference (annotate)"}.get(mode, "cosine alone"),
         "recommended_rule": "combined threshold with the best F1 among those whose recall "
                             "reaches the floor; ties to the lower threshold",
         "recall_floor_applied": round(floor, 4),

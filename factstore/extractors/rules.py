@@ -587,6 +587,8 @@ _ADVERBS = frozenset((
     "really", "strongly", "much", "generally", "usually", "always", "never", "still", "also",
     "just", "truly", "honestly", "definitely", "absolutely", "totally", "all", "both", "often",
     "sometimes", "rather", "now", "then", "already", "even", "kind", "sort", "of",
+    # negators: "I no longer prefer" -> "The user no longer prefers", never "noes longer"
+    "no", "longer", "not", "ever", "only", "once",
 ))
 _VERB_FORMS = {
     "am": "is", "are": "is", "were": "was", "aren't": "isn't", "weren't": "wasn't",

@@ -7,6 +7,7 @@ from typing import Any
 
 from factstore.errors import ConflictNotFound, ConflictStateError, InvalidInput, WinnerNotInPair
 from factstore.results import Conflict
+from factstore.settings import Settings
 from factstore.store import transitions
 from factstore.store.rows import fetch_facts
 
@@ -27,8 +28,12 @@ def _reasoning(reasoning: object) -> str:
     return reasoning.strip()
 
 
-def resolve(cur: Any, conflict_id: int, winner_id: int, reasoning: str, at: datetime) -> Conflict:
-    """Head-to-head: the winner returns to active, the loser is superseded with the reasoning."""
+def resolve(cur: Any, conflict_id: int, winner_id: int, reasoning: str, at: datetime, *,
+            settings: Settings | None = None) -> Conflict:
+    """Head-to-head: the winner returns to active, the loser is superseded with the reasoning.
+
+    The loser's other conflicts close; a partner the winner contradicts stays contested,
+    against the winner (``transitions.close_conflicts_of``)."""
     reasoning = _reasoning(reasoning)
     row = _lock(cur, conflict_id)
     if row["status"] != "open":
@@ -46,7 +51,7 @@ def resolve(cur: Any, conflict_id: int, winner_id: int, reasoning: str, at: date
                 "resolution = 'head-to-head', resolved_at = %s WHERE id = %s",
                 (winner_id, reasoning, at, conflict_id))
     transitions.supersede(cur, loser, winner_id, f"lost head-to-head: {reasoning}", at,
-                          conflict_id)
+                          conflict_id, settings=settings)
     transitions.release_if_settled(cur, winner_id, at, f"won head-to-head: {reasoning}",
                                    conflict_id)
     return get(cur, conflict_id)
@@ -80,6 +85,11 @@ def both_stand(cur: Any, conflict_id: int, reasoning: str, at: datetime) -> Conf
                 f"conflict #{conflict_id} was resolved head-to-head (winner #{row['winner']}); "
                 "both-stand would resurrect a legitimately superseded loser. If the loser is "
                 "true after all, remember it again as a new capture")
+        if row["resolution"] == "both-superseded":
+            raise ConflictStateError(
+                f"conflict #{conflict_id} closed when #{row['settled_by']} replaced both sides; "
+                "both-stand would resurrect two superseded facts. If one is true after all, "
+                "remember it again as a new capture")
         raise ConflictStateError(f"conflict #{conflict_id} is already closed as both-stand")
     cur.execute("UPDATE conflicts SET status = 'resolved', winner = NULL, reasoning = %s, "
                 "resolution = 'both-stand', resolved_at = %s WHERE id = %s",
@@ -110,6 +120,7 @@ def _rows_to_conflicts(cur: Any, rows: list[dict[str, Any]]) -> list[Conflict]:
         winner=r["winner"], reasoning=r["reasoning"], lane=r["lane"],
         similarity=r["similarity"], created_at=r["created_at"], resolved_at=r["resolved_at"],
         resolution=r["resolution"], differences=tuple(r["differences"] or ()),
+        settled_by=r.get("settled_by"),
     ) for r in rows]
 
 

@@ -56,6 +56,7 @@ from factstore.store import tags as tag_sql
 from factstore.store.diagnostic_tools import DiagnosticTools
 from factstore.store.migrations import apply_migrations
 from factstore.store.rows import fetch_fact, fetch_facts
+from factstore.store.subjects import read_unread_subjects
 from factstore.store.timeline_tools import TimelineTools, default_user
 from factstore.writepath.prepare import prepare_capture
 
@@ -210,7 +211,7 @@ class Store(TimelineTools, DiagnosticTools):
         prepared = prepare_capture(text, context, self.extractor, self.settings)
         vectors = self._embed([text] + [f.statement for f in prepared.facts])
         capture = remember_sql.Capture(text, kind_of_source, source_ref, said, captured_by,
-                                       captured)
+                                       captured, scribe=getattr(self.extractor, "name", None))
         with self._tx() as cur:
             return remember_sql.write_capture(cur, capture, prepared, vectors[0], vectors[1:],
                                               self.settings, self._path_exists)
@@ -236,7 +237,8 @@ class Store(TimelineTools, DiagnosticTools):
     def resolve_conflict(self, conflict_id: int, winner_id: int, reasoning: str) -> Conflict:
         """Close a genuine either/or: the winner returns to active, the loser is superseded."""
         with self._tx() as cur:
-            return conflict_sql.resolve(cur, conflict_id, winner_id, reasoning, _now())
+            return conflict_sql.resolve(cur, conflict_id, winner_id, reasoning, _now(),
+                                        settings=self.settings)
 
     def resolve_both_stand(self, conflict_id: int, reasoning: str) -> Conflict:
         """Close a false-fired pair: both true, both active, neither superseded."""
@@ -414,6 +416,7 @@ def _migrate_and_check(dsn: str, embedder: Embedder) -> None:
                 raise SchemaError("the pgvector extension is not installed on this server; "
                                   "install pgvector 0.5 or newer")
             apply_migrations(conn, embedder.dim)
+            read_unread_subjects(conn)
             with conn.transaction():
                 conn.execute("INSERT INTO store_meta (key, value) VALUES ('embedder_name', %s) "
                              "ON CONFLICT (key) DO NOTHING", (embedder.name,))

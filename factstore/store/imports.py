@@ -11,6 +11,7 @@ from psycopg.types.json import Jsonb
 from factstore.backfill import FactRecord, record_kind
 from factstore.statements import normalise_statement
 from factstore.store.remember import content_hash, lineage_of
+from factstore.writepath.prepare import fact_subject
 
 
 def import_facts(cur: Any, records: list[FactRecord], vectors: np.ndarray,
@@ -20,20 +21,22 @@ def import_facts(cur: Any, records: list[FactRecord], vectors: np.ndarray,
     rows = []
     for record, vector, doc_id in zip(records, vectors, doc_ids, strict=True):
         captured = record.captured_at or at
+        key, source = fact_subject(record.subject, record.statement)
         rows.append((
             record.statement.strip(), normalise_statement(record.statement),
             record_kind(record).value, list(record.tags), record.verdict, record.quote.strip(),
             record.source_type, record.source_ref, record.captured_by, doc_id, record.said_at,
             captured, captured, record.scope, record.status_detail, record.trigger_predicate,
             record.risk_weight, record.earned_by, record.subject, record.expected_lifetime,
-            vector, Jsonb({**record.meta, "imported": True}),
+            vector, Jsonb({**record.meta, "imported": True}), key, source,
         ))
     cur.executemany(
         "INSERT INTO facts (statement, statement_norm, kind, tags, verdict, evidence_quote, "
         "evidence_source_type, evidence_source_ref, evidence_captured_by, document_id, t_said, "
         "t_captured, t_last_verified, scope, status_detail, trigger_predicate, risk_weight, "
-        "earned_by, subject, expected_lifetime, embedding, meta) VALUES (%s, %s, %s, %s, %s, "
-        "%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
+        "earned_by, subject, expected_lifetime, embedding, meta, subject_key, subject_source) "
+        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+        "%s, %s, %s, %s, %s) RETURNING id",
         rows, returning=True)
     ids = []
     while True:

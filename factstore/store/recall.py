@@ -61,7 +61,8 @@ def recall(cur: Any, query: str, vector: np.ndarray, k: int, settings: Settings,
         ids = tuple(partners.get(fact.id, ()))
         items.append(RecallItem(
             label_fact(fact, now=now, tag_lifetimes=lifetimes,
-                       default_lifetime=settings.state_default_lifetime, partner_ids=ids),
+                       default_lifetime=settings.state_default_lifetime, partner_ids=ids,
+                       similarity=similarity, strong=settings.recall_strong),
             similarity, fact=fact, partner_ids=ids, served_as=served_as))
 
     fact_items_first = layer in ("fact", "fact-weak")

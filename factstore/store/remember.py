@@ -17,7 +17,6 @@ import numpy as np
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
-from factstore.differences import differences, route_decision
 from factstore.kinds import LIVE_VERDICTS, RETRIEVABLE_VERDICTS, Kind, Verdict
 from factstore.results import (
     CandidateRoot,
@@ -31,6 +30,7 @@ from factstore.settings import Settings
 from factstore.store import tags as tag_sql
 from factstore.store import transitions
 from factstore.store.rows import fetch_fact
+from factstore.writepath.density import DensityFinding, HitReading, NearHit, assess
 from factstore.writepath.prepare import PreparedCapture, PreparedFact
 from factstore.writepath.triage import Candidate, triage
 
@@ -43,17 +43,13 @@ class Capture:
     said_at: datetime | None
     captured_by: str | None
     captured_at: datetime
+    #: the extractor's name: which model wrote the facts, when the caller names no writer
+    scribe: str | None = None
 
-
-@dataclass(frozen=True)
-class NearHit:
-    id: int
-    kind: Kind
-    statement: str
-    quote: str
-    verdict: str
-    similarity: float
-    t_captured: datetime
+    @property
+    def observed(self) -> datetime:
+        """When the capture's source observed what it says: said, else captured."""
+        return self.said_at or self.captured_at
 
 
 def content_hash(text: str) -> str:
@@ -141,25 +137,65 @@ def _tune_knn(cur: Any, settings: Settings) -> None:
 
 
 def density_check(cur: Any, kind: Kind, vector: np.ndarray, tags: list[str],
-                  settings: Settings) -> list[NearHit]:
-    """Same-kind live facts at or above the threshold, nearest first, over the kind's index."""
+                  settings: Settings, floor: float | None = None) -> list[NearHit]:
+    """Same-kind live facts at or above ``floor`` (default the density threshold), nearest
+    first, over the kind's partial HNSW index."""
     # Kind and verdicts are literals so the planner can match the partial HNSW index.
     live = sql.SQL(", ").join(sql.Literal(v.value) for v in LIVE_VERDICTS)
     retrievable = sql.SQL(", ").join(sql.Literal(v.value) for v in RETRIEVABLE_VERDICTS)
     tag_filter = sql.SQL("AND tags && %(tags)s") if settings.density_shared_tag and tags \
         else sql.SQL("")
     query = sql.SQL(
-        "SELECT id, kind, statement, evidence_quote, verdict, t_captured, "
+        "SELECT id, kind, statement, evidence_quote, verdict, t_captured, t_said, subject_key, "
         "1 - (embedding <=> %(v)s) AS similarity FROM facts "
         "WHERE kind = {kind} AND verdict IN ({retrievable}) AND verdict IN ({live}) {tags} "
         "AND embedding IS NOT NULL "
         "ORDER BY embedding <=> %(v)s LIMIT %(k)s"
     ).format(kind=sql.Literal(kind.value), live=live, retrievable=retrievable, tags=tag_filter)
     cur.execute(query, {"v": vector, "tags": tags, "k": settings.density_k})
-    hits = [NearHit(r["id"], Kind(r["kind"]), r["statement"], r["evidence_quote"], r["verdict"],
-                    float(r["similarity"]), r["t_captured"]) for r in cur.fetchall()]
-    hits = [h for h in hits if h.similarity >= settings.density_threshold]
-    return sorted(hits, key=lambda h: -h.similarity)
+    edge = settings.density_threshold if floor is None else floor
+    hits = [_near_hit(r) for r in cur.fetchall()]
+    return sorted((h for h in hits if h.similarity >= edge), key=lambda h: -h.similarity)
+
+
+def same_subject_hits(cur: Any, kind: Kind, subject: str, vector: np.ndarray, tags: list[str],
+                      settings: Settings, floor: float) -> list[NearHit]:
+    """Live facts of this kind about the same subject, nearest first, at or above ``floor``.
+
+    An exact scan of the subject's rows (the btree on kind and subject key), so a fact about
+    the same subject is found even when the kind-wide HNSW neighbourhood is crowded by
+    other subjects' near-identical facts ("svc-6 is red" beside "svc-7 is red").
+    """
+    tag_filter = "AND tags && %(tags)s" if settings.density_shared_tag and tags else ""
+    cur.execute(
+        "SELECT id, kind, statement, evidence_quote, verdict, t_captured, t_said, subject_key, "
+        "1 - (embedding <=> %(v)s) AS similarity FROM facts "
+        "WHERE kind = %(kind)s AND subject_key = %(s)s AND verdict IN ('active', 'contested') "
+        f"AND embedding IS NOT NULL AND attribute IS NULL {tag_filter} "
+        "ORDER BY embedding <=> %(v)s LIMIT %(k)s",
+        {"v": vector, "kind": kind.value, "s": subject, "tags": tags, "k": settings.density_k})
+    hits = [_near_hit(r) for r in cur.fetchall()]
+    return [h for h in hits if h.similarity >= floor]
+
+
+def _near_hit(row: dict[str, Any]) -> NearHit:
+    return NearHit(row["id"], Kind(row["kind"]), row["statement"], row["evidence_quote"],
+                   row["verdict"], float(row["similarity"]), row["t_captured"],
+                   row["subject_key"], row["t_said"])
+
+
+def near_hits(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str],
+              settings: Settings) -> list[NearHit]:
+    """The density check's near-hits: same-subject facts first, then the kind's neighbours."""
+    floor = min(settings.contradiction_floor, settings.density_threshold)
+    found: dict[int, NearHit] = {}
+    if fact.subject_key is not None:
+        for hit in same_subject_hits(cur, fact.kind, fact.subject_key, vector, tags, settings,
+                                     min(settings.subject_floor, settings.density_threshold)):
+            found[hit.id] = hit
+    for hit in density_check(cur, fact.kind, vector, tags, settings, floor):
+        found.setdefault(hit.id, hit)
+    return sorted(found.values(), key=lambda h: (-h.similarity, h.id))
 
 
 def _write_one(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str],
@@ -167,70 +203,152 @@ def _write_one(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str]
                settings: Settings, path_exists: Callable[[str], bool]
                ) -> tuple[FactOutcome, Interrupt | None]:
     at = capture.captured_at
+    rerun = _rerun(cur, fact, document, capture)
+    if rerun is not None:
+        return FactOutcome("unchanged", fetch_fact(cur, rerun), related_fact_id=rerun,
+                           note="this capture already yielded the fact (a re-run)",
+                           scope=_scope(fact)), None
     if fact.parked_reason is not None:
         new_id = _insert(cur, fact, vector, tags, {**meta, "polarity_guard": fact.parked_reason},
                          capture, document, Verdict.PARKED)
         transitions.record(cur, new_id, None, "parked", fact.parked_reason, at)
-        return FactOutcome("parked", fetch_fact(cur, new_id), note=fact.parked_reason), None
+        return FactOutcome("parked", fetch_fact(cur, new_id), note=fact.parked_reason,
+                           scope=_scope(fact)), None
     restated = _restatement(cur, fact)
     if restated is not None:
-        return _recapture(cur, restated, fact, tags, document, at), None
-    hits = density_check(cur, fact.kind, vector, tags, settings)
-    if not hits:
+        return _recapture(cur, restated, fact, tags, document, capture,
+                          scope=_scope(fact)), None
+    finding = assess(fact.statement, fact.subject_key,
+                     near_hits(cur, fact, vector, tags, settings), kind=fact.kind,
+                     mode=settings.difference_detector, threshold=settings.density_threshold,
+                     floor=settings.contradiction_floor, subject_floor=settings.subject_floor)
+    scope = finding.scope
+    skipped = _skipped_note(finding)
+    if finding.restatement is not None:
+        same = finding.restatement
+        # Nothing differs but the wording: new testimony for the existing fact.
+        return _recapture(cur, same.hit.id, fact, tags, document, capture, scope=scope,
+                          similarity=same.hit.similarity,
+                          note=f"near-hit #{same.hit.id} ({same.hit.similarity:.3f}) with no "
+                               f"detected difference: new testimony{skipped}"), None
+    if not finding.candidates:
+        related = finding.complementary
+        reason = (f"written: near-hit #{related.hit.id} differs only in "
+                  f"{', '.join(related.differences)}" if related
+                  else "written: no conflict candidate") + skipped
         new_id = _insert(cur, fact, vector, tags, meta, capture, document, Verdict.ACTIVE)
-        transitions.record(cur, new_id, None, "active", "written: no conflict candidate", at)
-        return FactOutcome("written", fetch_fact(cur, new_id)), None
-    top = hits[0]
-    found = () if settings.difference_detector == "off" else differences(top.statement,
-                                                                         fact.statement)
-    if settings.difference_detector == "route" and not route_decision(found):
-        if not found:
-            # Nothing differs but the wording: a reworded restatement, so new testimony for
-            # the existing fact rather than an interrupt.
-            return _recapture(cur, top.id, fact, tags, document, at,
-                              note=f"route: near-hit #{top.id} ({top.similarity:.3f}) with no "
-                                   "detected difference"), None
-        # What differs does not contradict (another subject, a detail on one side only).
-        new_id = _insert(cur, fact, vector, tags, meta, capture, document, Verdict.ACTIVE)
-        transitions.record(cur, new_id, None, "active",
-                           f"route: near-hit #{top.id} differs only in {', '.join(found)}", at)
-        return FactOutcome("written", fetch_fact(cur, new_id), related_fact_id=top.id,
-                           similarity=top.similarity,
-                           note=f"route: not a conflict ({'; '.join(found)})"), None
+        transitions.record(cur, new_id, None, "active", reason, at)
+        if related is None:
+            return FactOutcome("written", fetch_fact(cur, new_id), note=skipped.lstrip("; ")
+                               or None, scope=scope), None
+        return FactOutcome("written", fetch_fact(cur, new_id), related_fact_id=related.hit.id,
+                           similarity=related.hit.similarity,
+                           note=f"not a conflict ({'; '.join(related.differences)}){skipped}",
+                           scope=scope), None
+    top = finding.candidates[0]
+    observed = capture.observed
     decision = triage(Candidate(fact.kind, fact.statement, fact.quote),
-                      Candidate(top.kind, top.statement, top.quote),
-                      explicit_supersession=fact.supersedes, path_exists=path_exists)
+                      Candidate(top.hit.kind, top.hit.statement, top.hit.quote),
+                      explicit_supersession=fact.supersedes, path_exists=path_exists,
+                      same_subject=top.same_subject, new_observed=observed,
+                      existing_observed=top.hit.observed)
+    found = top.differences
     if decision.winner is None:  # RULE exception or lane 3: both contested, interrupt
         new_id = _insert(cur, fact, vector, tags, meta, capture, document, Verdict.CONTESTED)
-        conflict_id = _open_conflict(cur, top.id, new_id, decision.lane, top.similarity, found,
-                                     at)
+        conflict_id = _open_conflict(cur, top.hit.id, new_id, decision.lane, top.hit.similarity,
+                                     found, at)
         transitions.record(cur, new_id, None, "contested", f"{decision.lane}: {decision.reason}",
                            at, conflict_id)
-        transitions.set_verdict(cur, top.id, Verdict.CONTESTED,
+        transitions.set_verdict(cur, top.hit.id, Verdict.CONTESTED,
                                 f"{decision.lane}: conflict with new fact #{new_id}", at,
                                 conflict_id)
-        interrupt = _interrupt(conflict_id, decision.lane, top, fact, new_id, found, at)
-        return FactOutcome("contested", fetch_fact(cur, new_id), decision.lane, top.id,
-                           conflict_id, top.similarity, decision.reason), interrupt
-    resolution = "explicit-supersession" if decision.lane == "lane-1" else "ground-truth"
+        interrupt = _interrupt(conflict_id, decision.lane, top.hit, fact, new_id, found, at)
+        return FactOutcome("contested", fetch_fact(cur, new_id), decision.lane, top.hit.id,
+                           conflict_id, top.hit.similarity, decision.reason + skipped,
+                           scope=scope), interrupt
+    resolution = {"lane-1": "explicit-supersession", "lane-2": "ground-truth",
+                  "revision": "revision"}[decision.lane]
+    reason = f"{decision.lane}: {decision.reason}"
     if decision.winner == "new":
+        losers = [top] + _also_replaced(finding, decision.lane, observed, settings)
         new_id = _insert(cur, fact, vector, tags, meta, capture, document, Verdict.ACTIVE)
-        transitions.record(cur, new_id, None, "active", f"{decision.lane}: {decision.reason}", at)
-        conflict_id = _closed_conflict(cur, top.id, new_id, new_id, decision, resolution,
-                                       top.similarity, at)
-        transitions.supersede(cur, top.id, new_id, f"{decision.lane}: {decision.reason}", at,
-                              conflict_id)
-        outcome = "superseded-prior" if decision.lane == "lane-1" else "ground-truth-won"
-    else:
-        new_id = _insert(cur, fact, vector, tags, meta, capture, document, Verdict.SUPERSEDED,
-                         superseded_by=top.id)
-        conflict_id = _closed_conflict(cur, top.id, new_id, top.id, decision, resolution,
-                                       top.similarity, at)
-        transitions.record(cur, new_id, None, "superseded",
-                           f"{decision.lane}: {decision.reason}", at, conflict_id)
-        outcome = "ground-truth-lost"
-    return FactOutcome(outcome, fetch_fact(cur, new_id), decision.lane, top.id, conflict_id,
-                       top.similarity, decision.reason), None
+        transitions.record(cur, new_id, None, "active", reason, at)
+        conflict_id = None
+        for index, loser in enumerate(losers):
+            closed = _closed_conflict(cur, loser.hit.id, new_id, new_id, decision, resolution,
+                                      loser.hit.similarity, at, loser.differences)
+            conflict_id = conflict_id or closed
+            transitions.supersede(cur, loser.hit.id, new_id, reason, at, closed,
+                                  settings=settings,
+                                  pending={r.hit.id for r in losers[index + 1:]})
+        outcome = {"lane-1": "superseded-prior", "lane-2": "ground-truth-won",
+                   "revision": "superseded-prior"}[decision.lane]
+        also = tuple(r.hit.id for r in losers[1:])
+        note = decision.reason + (f"; also superseded {', '.join(f'#{i}' for i in also)}"
+                                  if also else "") + skipped
+        return FactOutcome(outcome, fetch_fact(cur, new_id), decision.lane, top.hit.id,
+                           conflict_id, top.hit.similarity, note, scope=scope,
+                           also_superseded=also), None
+    new_id = _insert(cur, fact, vector, tags, meta, capture, document, Verdict.SUPERSEDED,
+                     superseded_by=top.hit.id)
+    conflict_id = _closed_conflict(cur, top.hit.id, new_id, top.hit.id, decision, resolution,
+                                   top.hit.similarity, at, found)
+    # The winner links back to what it beat, as lane 1 and head-to-head resolution do.
+    cur.execute("UPDATE facts SET supersedes = COALESCE(supersedes, %s) WHERE id = %s",
+                (new_id, top.hit.id))
+    transitions.record(cur, new_id, None, "superseded", reason, at, conflict_id)
+    outcome = "ground-truth-lost" if decision.lane == "lane-2" else "older-reading"
+    return FactOutcome(outcome, fetch_fact(cur, new_id), decision.lane, top.hit.id, conflict_id,
+                       top.hit.similarity, decision.reason + skipped, scope=scope), None
+
+
+def _scope(fact: PreparedFact) -> str:
+    return "subject" if fact.subject_key is not None else "kind"
+
+
+def _also_replaced(finding: DensityFinding, lane: str, observed: datetime,
+                   settings: Settings) -> list[HitReading]:
+    """Other candidates the same new fact replaces: for an explicit supersession every
+    contradicting candidate (so "3 replicas" cannot outlive "now 7"), for a revision every
+    older reading of the same subject. With the detector off, only the nearest."""
+    rest = list(finding.candidates[1:])
+    if lane == "lane-1" and settings.difference_detector != "off":
+        return rest
+    if lane == "revision":
+        return [r for r in rest if r.same_subject and r.hit.observed <= observed]
+    return []
+
+
+def _skipped_note(finding: DensityFinding) -> str:
+    """Near-hits about other subjects are never conflicts; say which were passed over."""
+    skipped = finding.skipped_other_subjects
+    if not skipped:
+        return ""
+    shown = ", ".join(f"#{r.hit.id} ({r.hit.similarity:.3f})" for r in skipped[:3])
+    more = f" and {len(skipped) - 3} more" if len(skipped) > 3 else ""
+    return f"; near-hits about another subject passed over: {shown}{more}"
+
+
+def _rerun(cur: Any, fact: PreparedFact, document: DocumentRecord, capture: Capture
+           ) -> int | None:
+    """The fact this very capture already yielded with this statement, whatever its verdict
+    now: re-running a capture changes nothing.
+
+    A capture is the same one when its document is (same lineage and content) and, for an
+    unnamed capture (no ``source_ref``), its observation time is too: the same words said
+    again later ("svc-7 is paused right now", after "healthy") are a new observation and go
+    through the write path."""
+    if not document.duplicate:
+        return None
+    same_time = "TRUE" if capture.source_ref else "(e.observed_at = %s OR e.observed_at IS NULL)"
+    params: tuple[object, ...] = (document.id, fact.kind.value, fact.statement_norm)
+    if not capture.source_ref:
+        params += (capture.observed,)
+    cur.execute("SELECT f.id FROM evidence e JOIN facts f ON f.id = e.fact_id "
+                "WHERE e.document_id = %s AND e.stance = 'supports' AND f.kind = %s AND "
+                f"f.statement_norm = %s AND {same_time} ORDER BY f.id LIMIT 1", params)
+    row = cur.fetchone()
+    return row["id"] if row else None
 
 
 def _restatement(cur: Any, fact: PreparedFact) -> int | None:
@@ -244,22 +362,23 @@ def _restatement(cur: Any, fact: PreparedFact) -> int | None:
 
 
 def _recapture(cur: Any, fact_id: int, fact: PreparedFact, tags: list[str],
-               document: DocumentRecord, at: datetime,
-               note: str = "exact normalised restatement: evidence added, verified again"
-               ) -> FactOutcome:
+               document: DocumentRecord, capture: Capture,
+               note: str = "exact normalised restatement: evidence added, verified again",
+               scope: str | None = None, similarity: float | None = None) -> FactOutcome:
     """A pure re-capture: new testimony for the same fact, verified again, no conflict."""
-    cur.execute("INSERT INTO evidence (fact_id, document_id, quote, stance, recorded_at) "
-                "VALUES (%s, %s, %s, 'supports', %s) ON CONFLICT DO NOTHING",
-                (fact_id, document.id, fact.quote, at))
+    cur.execute("INSERT INTO evidence (fact_id, document_id, quote, stance, recorded_at, "
+                "observed_at) VALUES (%s, %s, %s, 'supports', %s, %s) ON CONFLICT DO NOTHING",
+                (fact_id, document.id, fact.quote, capture.captured_at, capture.observed))
     if cur.rowcount == 0:  # this very capture already testified: a re-run changes nothing
         return FactOutcome("unchanged", fetch_fact(cur, fact_id), related_fact_id=fact_id,
-                           note="this capture already supports the fact")
+                           similarity=similarity,
+                           note="this capture already supports the fact", scope=scope)
     # Verified moves forward, never back (a backfilled older capture does not rewind it).
     cur.execute("UPDATE facts SET t_last_verified = GREATEST(t_last_verified, %s), "
                 "tags = ARRAY(SELECT DISTINCT unnest(tags || %s::text[])) WHERE id = %s",
-                (at, tags, fact_id))
+                (capture.captured_at, tags, fact_id))
     return FactOutcome("recaptured", fetch_fact(cur, fact_id), related_fact_id=fact_id,
-                       note=note)
+                       similarity=similarity, note=note, scope=scope)
 
 
 def _insert(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str],
@@ -270,10 +389,11 @@ def _insert(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str],
         "statement": fact.statement, "statement_norm": fact.statement_norm,
         "kind": fact.kind.value, "tags": tags, "verdict": verdict.value,
         "evidence_quote": fact.quote, "evidence_source_type": capture.source_type,
-        "evidence_source_ref": capture.source_ref, "evidence_captured_by": capture.captured_by,
+        "evidence_source_ref": capture.source_ref, "evidence_captured_by": capture.captured_by or capture.scribe,
         "document_id": document.id, "t_said": capture.said_at, "t_captured": at,
         "t_last_verified": at, "embedding": vector, "meta": Jsonb(meta),
-        "superseded_by": superseded_by,
+        "superseded_by": superseded_by, "subject_key": fact.subject_key,
+        "subject_source": fact.subject_source,
         "t_superseded": at if superseded_by is not None else None,
         **fact.fields,
     }
@@ -282,8 +402,9 @@ def _insert(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str],
         sql.SQL(", ").join(sql.Placeholder(c) for c in columns))
     cur.execute(query, columns)
     new_id = cur.fetchone()["id"]
-    cur.execute("INSERT INTO evidence (fact_id, document_id, quote, stance, recorded_at) "
-                "VALUES (%s, %s, %s, 'supports', %s)", (new_id, document.id, fact.quote, at))
+    cur.execute("INSERT INTO evidence (fact_id, document_id, quote, stance, recorded_at, "
+                "observed_at) VALUES (%s, %s, %s, 'supports', %s, %s)",
+                (new_id, document.id, fact.quote, at, capture.observed))
     return new_id
 
 
@@ -296,13 +417,15 @@ def _open_conflict(cur: Any, existing: int, new: int, lane: str, similarity: flo
 
 
 def _closed_conflict(cur: Any, existing: int, new: int, winner: int, decision: Any,
-                     resolution: str, similarity: float, at: datetime) -> int:
+                     resolution: str, similarity: float, at: datetime,
+                     found: tuple[str, ...] = ()) -> int:
     """Auto-resolved lanes still leave an audit row, born resolved."""
     cur.execute(
         "INSERT INTO conflicts (fact_a, fact_b, status, winner, reasoning, lane, resolution, "
-        "similarity, created_at, resolved_at) VALUES (%s, %s, 'resolved', %s, %s, %s, %s, %s, "
-        "%s, %s) RETURNING id",
-        (existing, new, winner, decision.reason, decision.lane, resolution, similarity, at, at))
+        "similarity, differences, created_at, resolved_at) VALUES (%s, %s, 'resolved', %s, %s, "
+        "%s, %s, %s, %s, %s, %s) RETURNING id",
+        (existing, new, winner, decision.reason, decision.lane, resolution, similarity,
+         list(found), at, at))
     return cur.fetchone()["id"]
 
 

@@ -21,6 +21,7 @@ from factstore.writepath.anchors import anchor_reason, locate
 from factstore.writepath.gate import GateDecision, index_page_gate
 from factstore.writepath.granularity import fold_fragments
 from factstore.writepath.polarity import polarity_mismatch
+from factstore.writepath.subjects import subject_key, subject_of
 from factstore.writepath.topics import clean_topics
 
 
@@ -38,6 +39,10 @@ class PreparedFact:
     meta: dict[str, object] = field(default_factory=dict)
     #: set by the polarity guard: the fact is written parked, never as an active claim
     parked_reason: str | None = None
+    #: what the fact is about, folded (writepath/subjects.py); None: no subject found
+    subject_key: str | None = None
+    #: 'extractor' (its subject field), 'statement' (read off the statement) or 'none'
+    subject_source: str = "none"
 
 
 @dataclass(frozen=True)
@@ -105,8 +110,19 @@ def _prepare(fact: ExtractedFact, text: str, context: ExtractionContext,
     # A statement whose negation polarity differs from its own quote's says the opposite of
     # its evidence (the "fact 74" shape): keep it, but parked, never as an active claim.
     parked = polarity_mismatch(statement, quote) if settings.polarity_guard else None
+    key, source = fact_subject(fact.subject, statement)
     return PreparedFact(statement, normalise_statement(statement), kind, quote, hygiene.kept,
-                        bool(fact.supersedes), fields, meta, parked)
+                        bool(fact.supersedes), fields, meta, parked, key, source)
+
+
+def fact_subject(named: object, statement: str) -> tuple[str | None, str]:
+    """The subject key and where it came from: the extractor's subject (any kind may name
+    one, though only STATE stores it as a column), else the statement's own subject."""
+    key = subject_key(named) if isinstance(named, str) else None
+    if key is not None:
+        return key, "extractor"
+    key = subject_key(subject_of(statement))
+    return (key, "statement") if key is not None else (None, "none")
 
 
 def _kind_fields(fact: ExtractedFact, kind: Kind) -> tuple[dict[str, object], list[dict]]:

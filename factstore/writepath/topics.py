@@ -1,6 +1,7 @@
 """Topic hygiene: provenance is not aboutness, and noise is kept but not promoted.
 
-Scribe and model names (and the capture's own captured_by) are dropped, topics are deduped
+Scribe and model names (and the capture's own captured_by), and any versioned model name
+("qwen2.5-7b-instruct", "gpt-4o-mini"), are dropped, topics are deduped
 case-insensitively, and every dropped topic is recorded with its reason, never lost.
 """
 
@@ -11,6 +12,28 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 _DIGIT_OR_DOTTED = re.compile(r"\d|\w\.\w")
+#: Model families whose versioned names are scribes, never topics ("qwen2.5-7b-instruct",
+#: "claude-3-5-sonnet", "gpt-4o-mini", "mistral-large-2407", "gemini-1.5-pro").
+MODEL_FAMILIES: tuple[str, ...] = (
+    "gpt", "chatgpt", "claude", "llama", "codellama", "mistral", "mixtral", "codestral",
+    "qwen", "qwq", "gemma", "gemini", "phi", "deepseek", "falcon", "vicuna", "yi", "olmo",
+    "granite", "nemotron", "starcoder", "command-r", "aya", "dbrx", "grok", "palm", "bard",
+    "ernie", "glm", "chatglm", "baichuan", "internlm", "orca", "zephyr", "openchat",
+    "tinyllama", "smollm", "nomic-embed", "mxbai", "bge", "e5", "minilm", "o1", "o3", "o4",
+)
+_MODEL_NAME = re.compile(
+    r"^(?:" + "|".join(re.escape(f) for f in sorted(MODEL_FAMILIES, key=len, reverse=True))
+    + r")(?:[\d\-_.:][\w.:-]*)?$")
+# An Ollama-style size tag marks a model whatever its family: "foo:7b", "bar:70b-instruct".
+_SIZE_TAG = re.compile(r"^[a-z][\w.-]*:\d+(?:\.\d+)?(?:x\d+)?b\b")
+
+
+def is_model_name(topic: str) -> bool:
+    """A versioned model name: a known family with a version, or a name with a size tag."""
+    key = topic.strip().lower()
+    if " " in key or not any(c.isdigit() for c in key):
+        return False
+    return bool(_MODEL_NAME.match(key) or _SIZE_TAG.match(key))
 
 
 @dataclass(frozen=True)
@@ -38,6 +61,9 @@ def clean_topics(topics: Iterable[str], *, captured_by: str | None,
             dropped.append((topic, "captured_by: the scribe wrote it, the capture is not about it"))
         elif key in scribes or _name_parts(key) & scribes:
             dropped.append((topic, "scribe/model name: provenance, not aboutness"))
+        elif is_model_name(topic):
+            dropped.append((topic, "model name: the scribe's kind of name is provenance, not "
+                                   "aboutness"))
         elif key in seen:
             dropped.append((topic, "duplicate (case-insensitive)"))
         else:
