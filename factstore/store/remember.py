@@ -331,8 +331,8 @@ def _skipped_note(finding: DensityFinding) -> str:
 
 def _rerun(cur: Any, fact: PreparedFact, document: DocumentRecord, capture: Capture
            ) -> int | None:
-    """The fact this very capture already yielded with this statement, whatever its verdict
-    now: re-running a capture changes nothing.
+    """The fact this very capture already yielded for this quote, whatever its verdict now:
+    re-running a capture changes nothing.
 
     A capture is the same one when its document is (same lineage and content) and, for an
     unnamed capture (no ``source_ref``), its observation time is too: the same words said
@@ -341,12 +341,14 @@ def _rerun(cur: Any, fact: PreparedFact, document: DocumentRecord, capture: Capt
     if not document.duplicate:
         return None
     same_time = "TRUE" if capture.source_ref else "(e.observed_at = %s OR e.observed_at IS NULL)"
-    params: tuple[object, ...] = (document.id, fact.kind.value, fact.statement_norm)
+    # Matched on the quote (the capture's own span), not the statement: a capture that was
+    # testimony for a reworded fact is a re-run too.
+    params: tuple[object, ...] = (document.id, fact.kind.value, fact.quote)
     if not capture.source_ref:
         params += (capture.observed,)
     cur.execute("SELECT f.id FROM evidence e JOIN facts f ON f.id = e.fact_id "
                 "WHERE e.document_id = %s AND e.stance = 'supports' AND f.kind = %s AND "
-                f"f.statement_norm = %s AND {same_time} ORDER BY f.id LIMIT 1", params)
+                f"e.quote = %s AND {same_time} ORDER BY f.id LIMIT 1", params)
     row = cur.fetchone()
     return row["id"] if row else None
 
