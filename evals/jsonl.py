@@ -20,3 +20,17 @@ def first_record(path: Path) -> dict[str, Any] | None:
                     return None
                 return first if isinstance(first, dict) else None
     return None
+
+
+def numbered_records(path: Path, bad: Any) -> list[tuple[int, Any]]:
+    """(line number, parsed JSON) for every non-blank line; ``bad(line, message)`` builds the
+    error raised for a line that is not JSON."""
+    out = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            out.append((number, json.loads(line)))
+        except json.JSONDecodeError as exc:
+            raise bad(number, f"not JSON ({exc.msg})") from None
+    return out

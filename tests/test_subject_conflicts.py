@@ -304,3 +304,42 @@ def test_describe_reports_the_new_settings(store):
     assert settings["subject_floor"] < settings["contradiction_floor"] < settings[
         "density_threshold"]
     assert Kind.STATE.value in store.describe().facts_by_kind_verdict
+
+
+# -- a fuzzed stream over the public API -------------------------------------------------------
+
+from hypothesis import HealthCheck, given  # noqa: E402
+from hypothesis import settings as hsettings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from factstore.errors import FactStoreError  # noqa: E402
+
+_SUBJECTS = st.sampled_from(["svc-1", "svc-2", "payments-api", "The web tier", "It", "We",
+                             "The user", "Nobody", "web-1"])
+_PREDICATES = st.sampled_from([
+    "is green right now", "is red right now", "is not green right now", "runs 3 replicas",
+    "runs three replicas right now", "runs 5 replicas", "is now running 7 replicas",
+    "costs 5 € per seat", "costs 5 $ per seat", "runs at −18 degrees", "runs at 18 degrees",
+    "decided to use Redis", "decided not to use Redis", "prefer dark mode",
+    "no longer prefer dark mode", "is paused", "is degraded right now", "\u0000 is odd",
+])
+_CAPTURE = st.builds(lambda s, p, tail: f"{s} {p}{tail}", _SUBJECTS, _PREDICATES,
+                     st.sampled_from(["", ".", "!", " right now.", "; scratch that."]))
+
+
+@hsettings(max_examples=10, deadline=None,
+           suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(stream=st.lists(_CAPTURE, min_size=5, max_size=25))
+def test_a_fuzzed_stream_keeps_every_conflict_inside_one_subject(open_store, stream):
+    store = open_store(extractor=RuleExtractor())
+    for text in stream:
+        try:
+            store.remember(text)
+        except FactStoreError:
+            continue  # a typed refusal is an answer; anything else fails the test
+    for conflict in store.conflicts(status=None):
+        a, b = conflict.fact_a, conflict.fact_b
+        assert a.kind == b.kind
+        assert a.subject_key is None or b.subject_key is None or a.subject_key == b.subject_key
+    for f in store.facts_by_verdict("superseded"):
+        assert f.superseded_by is not None

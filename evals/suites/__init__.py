@@ -4,3 +4,4 @@ import evals.suites.conflict_precision  # noqa: F401  (registers conflict-precis
 import evals.suites.locomo  # noqa: F401  (registers locomo-recall)
 import evals.suites.negation  # noqa: F401  (registers negation-identity)
 import evals.suites.shred  # noqa: F401  (registers shred)
+import evals.suites.subject_conflicts  # noqa: F401  (registers subject-conflicts)

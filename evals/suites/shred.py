@@ -29,12 +29,12 @@ over-merge down by control shape and shred by single-assertion shape, before and
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from evals.jsonl import numbered_records
 from evals.registry import DATA, EvalContext, EvalOutcome, EvalSpec, Metric, register
 from factstore.errors import InvalidInput
 from factstore.extractors.base import ExtractedFact, ExtractionContext, Extractor
@@ -111,18 +111,12 @@ def load_shred(path: Path) -> list[dict[str, Any]]:
         raise InvalidInput(f"shred dataset {path} is not a file; pass a .jsonl file such as "
                            f"{DATASET}")
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        records = numbered_records(path, lambda line, msg: _bad(path, line, msg))
     except (OSError, UnicodeDecodeError) as exc:
         raise InvalidInput(f"cannot read the shred dataset {path}: {exc}") from None
     rows: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            raw = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise _bad(path, number, f"not JSON ({exc.msg})") from None
+    for number, raw in records:
         row = _row(path, number, raw)
         if row["id"] in seen:
             raise _bad(path, number, f"id {row['id']!r} repeats line {seen[row['id']]}")

@@ -154,6 +154,12 @@ class Store(TimelineTools, DiagnosticTools):
         except psycopg.errors.IntegrityError as exc:
             raise InvalidInput(f"the database refused the write: {exc.diag.message_primary} "
                                f"({exc.diag.constraint_name or exc.sqlstate})") from exc
+        except psycopg.DataError as exc:
+            # A value Postgres cannot hold (a NUL byte, an out-of-range number): the caller's
+            # input, refused whole; the transaction rolled back, so nothing was written.
+            raise InvalidInput(f"the database refused a value: {exc.diag.message_primary}; "
+                               "check the input for NUL characters or out-of-range values"
+                               ) from exc
         except (psycopg.OperationalError, PoolTimeout) as exc:
             raise DatabaseUnavailable(f"lost the database at {server.redact(self._dsn)}: "
                                       f"{exc}") from exc
@@ -198,6 +204,9 @@ class Store(TimelineTools, DiagnosticTools):
         """
         if not isinstance(text, str) or not text.strip():
             raise InvalidInput("remember needs non-empty text to capture")
+        if "\x00" in text:
+            raise InvalidInput("the capture contains a NUL character (\\x00), which Postgres "
+                               "text cannot store; remove it and remember again")
         if len(text) > MAX_CAPTURE_CHARS:
             raise InvalidInput(f"capture is {len(text):,} characters; split it into captures "
                                f"of at most {MAX_CAPTURE_CHARS:,}")
