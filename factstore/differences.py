@@ -154,12 +154,29 @@ ANTONYM_PAIRS: tuple[tuple[str, str], ...] = (
     ("paused", "running"), ("paused", "active"), ("paused", "resumed"), ("frozen", "open"),
     ("frozen", "unfrozen"), ("suspended", "active"), ("start", "end"), ("beginning", "end"),
     ("idle", "busy"), ("empty", "full"),
+    # everyday opposites of place, size, age and motion
+    ("near", "far"), ("indoors", "outdoors"), ("indoors", "outside"), ("inside", "outdoors"),
+    ("large", "small"), ("big", "small"), ("huge", "tiny"), ("huge", "small"), ("tall", "short"),
+    ("long", "short"), ("young", "old"), ("new", "old"), ("wet", "dry"), ("hot", "cold"),
+    ("warm", "cold"), ("fast", "slow"), ("quickly", "slowly"), ("loud", "quiet"),
+    ("happy", "sad"), ("asleep", "awake"), ("sitting", "standing"), ("top", "bottom"),
+    ("left", "right"), ("north", "south"), ("east", "west"), ("win", "lose"), ("won", "lost"),
+    ("wins", "loses"), ("winning", "losing"), ("buy", "sell"), ("bought", "sold"),
+    ("buys", "sells"), ("arrive", "depart"), ("arriving", "leaving"), ("entering", "leaving"),
+    ("early", "late"), ("cheap", "expensive"), ("heavy", "light"), ("thick", "thin"),
+    ("wide", "narrow"), ("clean", "dirty"), ("alive", "dead"), ("present", "missing"),
+    ("include", "omit"), ("add", "remove"), ("added", "removed"), ("upstairs", "downstairs"),
+    ("ascending", "descending"), ("upstream", "downstream"), ("inbound", "outbound"),
+    ("ingress", "egress"), ("read", "write"), ("reads", "writes"), ("primary", "replica"),
+    ("leader", "follower"), ("master", "replica"),
 )
 #: Antonyms that are also everyday function words; they count only in the aligned position.
 ALIGNED_ONLY_ANTONYMS: frozenset[str] = frozenset((
     "on", "off", "up", "down", "open", "first", "last", "more", "less", "before", "after",
     "light", "dark", "start", "stop", "pass", "fail", "min", "max", "above", "below", "end",
-    "beginning", "full", "empty", "active",
+    "beginning", "full", "empty", "active", "near", "left", "right", "top", "new", "old",
+    "long", "short", "light", "present", "read", "write", "reads", "writes", "early", "late",
+    "add", "win", "lost", "won", "primary", "master", "leader", "follower", "replica",
 ))
 
 #: Status readings of a thing's condition, in classes of synonyms. Two words of different

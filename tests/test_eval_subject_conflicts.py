@@ -90,3 +90,15 @@ def test_repeated_ids_are_refused(tmp_path: Path) -> None:
     path.write_text(json.dumps(row) + "\n" + json.dumps(row) + "\n")
     with pytest.raises(InvalidInput, match="repeats"):
         load(path)
+
+
+def test_record_appends_one_note_to_question_2(embedder, home: Path, open_store) -> None:
+    evidence = open_store()
+    before = len(next(q for q in evidence.open_questions() if q.id == 2).evidence)
+    _, outcome = run_eval("subject-conflicts", extractor=ScriptedExtractor(), embedder=embedder,
+                          home=home, settings=Settings(), dataset=PAIRS, record=True,
+                          store_factory=lambda: open_store())
+    question = next(q for q in evidence.open_questions() if q.id == 2)
+    assert len(question.evidence) == before + 1
+    assert "False cross-subject conflicts 0.0000" in question.evidence[-1].note
+    assert question.status == "open" and outcome.notes["evidence"].startswith("eval subject")

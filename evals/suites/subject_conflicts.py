@@ -25,6 +25,8 @@ Metrics (targets from issue 7):
 - ``negation_below_threshold_caught`` -- negation pairs under ``density_threshold`` that were
   caught.
 
+With ``--record`` the run appends its figures to open question 2 (never its status).
+
 **Datasets.** The default is the project set ``evals/data/subject_conflicts.jsonl`` (written
 by ``evals/data/make_subject_conflicts.py``: hand-written pairs and generated ones over many
 subjects and kinds). A SICK file or folder, or the Hossain negation-NLI folder, is read
@@ -32,15 +34,17 @@ with :mod:`evals.loaders` and mapped by its labels, every pair as a STATE: a con
 whose sentences share a subject key, or where either has none (it may be the same), is a
 ``negation`` pair when one side negates, else ``changed``; a contradiction between two known,
 different subjects is ``contradiction-across`` (reported, not scored: the store does not
-compare two subjects); a SICK entailment with relatedness >= 4.5 is ``reworded``; any other
-pair is ``other-subject`` (two known subjects) or ``other-aspect``.
+compare two subjects); a SICK entailment with relatedness >= 4.5 is ``reworded``; an RTE
+``not_entailment`` is ``not-entailment`` (unscored: it mixes contradictions with merely
+unsupported hypotheses); any other pair is ``other-subject`` (two known subjects) or
+``other-aspect``.
 
 **The floor sweep** (notes): the band below the density threshold is decided by the pure
 :func:`factstore.writepath.density.read_hit`, so the eval also sweeps both floors over the
 pairs' cosines without a store: for each floor, the share of conflict pairs the band
 catches and the share of non-conflict pairs it would wrongly make candidates. The
-recommended floor is the highest one that still catches as many conflict pairs as the
-lowest floor does (a higher floor admits fewer false candidates).
+recommended floor maximises caught minus false candidates (Youden's J); ties go to the
+higher floor.
 """
 
 from __future__ import annotations
@@ -66,11 +70,13 @@ from factstore.writepath.prepare import fact_subject
 __all__ = ["CATEGORIES", "DATASET", "SPEC", "load", "run"]
 
 NAME = "subject-conflicts"
+#: open question 2 of seed 000 §7: conflict-density paraphrase precision
+QUESTION = 2
 DATASET = DATA / "subject_conflicts.jsonl"
 CATEGORIES = ("changed", "negation", "reworded", "other-subject", "other-aspect")
 CONFLICT_CATEGORIES = ("changed", "negation")
 #: categories loaded from external sets but not scored
-UNSCORED = ("contradiction-across",)
+UNSCORED = ("contradiction-across", "not-entailment")
 CAUGHT = frozenset(("contested", "superseded-prior", "ground-truth-won", "ground-truth-lost",
                     "older-reading"))
 FLOORS: tuple[float, ...] = tuple(round(0.30 + i * 0.05, 2) for i in range(11))
@@ -131,6 +137,8 @@ def _external(path: Path) -> list[dict[str, Any]]:
                 "negation" if negates else "changed")
         elif pair.label == "entailment" and pair.score is not None and pair.score >= 4.5:
             category = "reworded"
+        elif pair.label == "not_entailment":
+            category = "not-entailment"  # RTE: contradiction or merely unsupported, unknown
         else:
             category = "other-subject" if across else "other-aspect"
         rows.append({"id": f"{pair.source}-{pair.id}", "kind": Kind.STATE.value,
@@ -260,9 +268,11 @@ def floor_sweep(rows: Sequence[dict[str, Any]], cosines: Sequence[float], *,
                           "caught": caught / conflicts if conflicts else None,
                           "other_pairs": others,
                           "false_candidates": false / others if others else None})
-        best = max((r["caught"] or 0.0) for r in table)
-        recommended = max((r["floor"] for r in table if (r["caught"] or 0.0) >= best - 1e-9),
-                          default=None)
+        for r in table:
+            r["j"] = round((r["caught"] or 0.0) - (r["false_candidates"] or 0.0), 4)
+        best = max(r["j"] for r in table)
+        # ties go to the higher floor: the same separation with fewer comparisons
+        recommended = max(r["floor"] for r in table if r["j"] >= best - 1e-9)
         out[which] = {"sweep": table, "recommended": recommended}
     return out
 
@@ -327,8 +337,35 @@ def run(ctx: EvalContext, items: list[dict[str, Any]]) -> EvalOutcome:
                                    threshold=threshold),
         "failures": failures[:40],
         "failure_count": len(failures),
+        "run_id": ctx.run_id,
     }
+    if ctx.record and ctx.evidence_store is not None:
+        notes["evidence"] = _record(ctx, metrics, notes)
     return EvalOutcome(items=results, metrics=metrics, notes=notes)
+
+
+def _fmt(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.4f}"
+
+
+def _record(ctx: EvalContext, metrics: dict[str, float | None], notes: dict[str, Any]) -> str:
+    """Append this run's figures to open question 2 (paraphrase precision); a person closes it."""
+    sweep = notes["floor_sweep"]
+    note = (
+        f"eval {NAME} run {ctx.run_id}: dataset {ctx.dataset} ({notes['pairs_scored']} pairs), "
+        f"embedder {ctx.embedder.name}, mode {notes['mode']}, threshold "
+        f"{notes['density_threshold']:g}, floors {notes['subject_floor']:g} (same subject) / "
+        f"{notes['contradiction_floor']:g}. False cross-subject conflicts "
+        f"{_fmt(metrics['false_cross_subject_conflicts'])}, missed same-subject changes "
+        f"{_fmt(metrics['missed_same_subject_changes'])}, paraphrase interrupts "
+        f"{_fmt(metrics['paraphrase_interrupts'])}, paraphrases taken as testimony "
+        f"{_fmt(metrics['paraphrase_testimony'])}, other-attribute conflicts "
+        f"{_fmt(metrics['other_aspect_conflicts'])}. Floor sweep recommends subject_floor "
+        f"{sweep['subject_floor']['recommended']} and contradiction_floor "
+        f"{sweep['contradiction_floor']['recommended']}. Status left unchanged."
+    )
+    ctx.evidence_store.update_open_question(QUESTION, note=note, recorded_by=f"eval:{NAME}")
+    return note
 
 
 SPEC = register(EvalSpec(
