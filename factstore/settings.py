@@ -30,7 +30,7 @@ class Settings:
     #: difference detector finds a strong contradiction (a negation, an antonym or status
     #: change, a value replaced in the same slot); chosen by measurement, see docs/evals.md.
     #: A floor at or above the threshold turns the band off.
-    contradiction_floor: float = 0.60
+    contradiction_floor: float = 0.50
     #: the same band's lower edge for a near-hit about the same subject (both facts carry one
     #: subject key): a status reading changed ("svc-7 is healthy" / "... is paused", cosine
     #: 0.58) is caught down to here

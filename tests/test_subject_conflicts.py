@@ -301,7 +301,7 @@ def test_rows_from_before_subjects_get_their_keys_when_the_store_opens(open_stor
 def test_describe_reports_the_new_settings(store):
     settings = store.describe().settings
     assert settings["difference_detector"] == "route"
-    assert settings["subject_floor"] < settings["contradiction_floor"] < settings[
+    assert settings["subject_floor"] <= settings["contradiction_floor"] < settings[
         "density_threshold"]
     assert Kind.STATE.value in store.describe().facts_by_kind_verdict
 

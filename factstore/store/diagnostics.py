@@ -8,7 +8,7 @@ a cursor inside the caller's transaction (a Store method wraps each in ``Store._
 Two rules keep them honest and harmless:
 
 * The kNN under test is always the production query. Density probes call
-  ``remember.density_check`` itself, and plans are taken of exactly the SQL it (or recall)
+  ``density.density_check`` itself, and plans are taken of exactly the SQL it (or recall)
   sends, so a change to the write path's query changes what is measured.
 * Anything that changes the schema or session (a scratch table, a temporary shared index,
   dropped indexes, ``SET LOCAL enable_indexscan``) happens inside a savepoint that is
@@ -28,8 +28,8 @@ from psycopg import sql
 
 from factstore.kinds import Kind, parse_kind
 from factstore.settings import Settings
+from factstore.store import density as density_sql
 from factstore.store import recall as recall_sql
-from factstore.store import remember as remember_sql
 
 #: The iterative-scan modes pgvector offers; 'off' is its default, 'relaxed_order' is what the
 #: write path sets for the density check.
@@ -95,7 +95,7 @@ def density_neighbours(cur: Any, kind: str | Kind, vector: Any, k: int = 10, *,
                        settings: Settings) -> Neighbours:
     """The density check's k nearest same-kind live facts, via its index or an exact scan.
 
-    Runs ``remember.density_check`` with the write path's kNN tuning, the threshold at 0
+    Runs ``density.density_check`` with the write path's kNN tuning, the threshold at 0
     (every neighbour is returned, not only near-duplicates) and ``density_k = k``. With
     ``exact`` the index scan is disabled, so Postgres computes every distance in the kind:
     the ground truth for recall@k. ``ef_search`` overrides the setting for this probe only
@@ -105,7 +105,7 @@ def density_neighbours(cur: Any, kind: str | Kind, vector: Any, k: int = 10, *,
     if ef_search is not None:
         probe_settings = probe_settings.replace(ef_search=ef_search)
     with _rolled_back(cur):
-        remember_sql._tune_knn(cur, probe_settings)  # exactly what write_capture sets
+        density_sql.tune_knn(cur, probe_settings)  # exactly what write_capture sets
         if exact:
             cur.execute("SET LOCAL enable_indexscan = off")
         return _timed_density(cur, parse_kind(kind), _as_vector(vector), probe_settings)
@@ -116,11 +116,11 @@ def explain_density(cur: Any, kind: str | Kind, vector: Any, k: int | None = Non
     """EXPLAIN ANALYZE of the density check's own query (to show which index it rides)."""
     probe_settings = _probe_settings(settings, k or settings.density_k)
     with _rolled_back(cur):
-        remember_sql._tune_knn(cur, probe_settings)
+        density_sql.tune_knn(cur, probe_settings)
         if exact:
             cur.execute("SET LOCAL enable_indexscan = off")
         explaining = _ExplainingCursor(cur)
-        remember_sql.density_check(explaining, parse_kind(kind), _as_vector(vector), [],
+        density_sql.density_check(explaining, parse_kind(kind), _as_vector(vector), [],
                                    probe_settings)
         return explaining.plan()
 
@@ -293,12 +293,12 @@ def shared_index_probe(cur: Any, queries: Sequence[tuple[str | Kind, Any]], k: i
         plan: QueryPlan | None = None
         for mode in modes:
             with _rolled_back(cur):
-                remember_sql._tune_knn(cur, probe_settings)
+                density_sql.tune_knn(cur, probe_settings)
                 cur.execute(sql.SQL("SET LOCAL hnsw.iterative_scan = {}").format(
                     sql.Literal(mode)))
                 if plan is None and prepared:
                     explaining = _ExplainingCursor(cur)
-                    remember_sql.density_check(explaining, *prepared[0], [], probe_settings)
+                    density_sql.density_check(explaining, *prepared[0], [], probe_settings)
                     plan = explaining.plan()
                 results[mode] = [_timed_density(cur, kind, vector, probe_settings)
                                  for kind, vector in prepared]
@@ -329,7 +329,7 @@ def _probe_settings(settings: Settings, k: int) -> Settings:
 
 def _timed_density(cur: Any, kind: Kind, vector: np.ndarray, settings: Settings) -> Neighbours:
     started = time.perf_counter()
-    hits = remember_sql.density_check(cur, kind, vector, [], settings)
+    hits = density_sql.density_check(cur, kind, vector, [], settings)
     seconds = time.perf_counter() - started
     return Neighbours(tuple(h.id for h in hits), tuple(h.similarity for h in hits), seconds)
 

@@ -17,7 +17,7 @@ import numpy as np
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
-from factstore.kinds import LIVE_VERDICTS, RETRIEVABLE_VERDICTS, Kind, Verdict
+from factstore.kinds import LIVE_VERDICTS, Kind, Verdict
 from factstore.results import (
     CandidateRoot,
     DocumentRecord,
@@ -27,12 +27,13 @@ from factstore.results import (
     Side,
 )
 from factstore.settings import Settings
+from factstore.store import density as density_sql
 from factstore.store import tags as tag_sql
 from factstore.store import transitions
 from factstore.store.rows import fetch_fact
 from factstore.writepath.density import DensityFinding, HitReading, NearHit, assess
 from factstore.writepath.prepare import PreparedCapture, PreparedFact
-from factstore.writepath.triage import Candidate, triage
+from factstore.writepath.triage import Candidate, TriageDecision, triage
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ def write_capture(cur: Any, capture: Capture, prepared: PreparedCapture,
     roots: dict[str, CandidateRoot] = {}
     if prepared.facts:
         _lock_kinds(cur, {f.kind for f in prepared.facts})
-        _tune_knn(cur, settings)
+        density_sql.tune_knn(cur, settings)
         registry = tag_sql.snapshot(cur)
     for fact, vector in zip(prepared.facts, fact_vectors, strict=True):
         resolutions = tag_sql.translate(cur, fact.topics, registry, at)
@@ -130,74 +131,6 @@ def _lock_kinds(cur: Any, kinds: set[Kind]) -> None:
                     ("density:" + kind.value,))
 
 
-def _tune_knn(cur: Any, settings: Settings) -> None:
-    cur.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(settings.ef_search)))
-    # Keep scanning past filtered rows (shared-tag restriction) instead of returning too few.
-    cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-
-
-def density_check(cur: Any, kind: Kind, vector: np.ndarray, tags: list[str],
-                  settings: Settings, floor: float | None = None) -> list[NearHit]:
-    """Same-kind live facts at or above ``floor`` (default the density threshold), nearest
-    first, over the kind's partial HNSW index."""
-    # Kind and verdicts are literals so the planner can match the partial HNSW index.
-    live = sql.SQL(", ").join(sql.Literal(v.value) for v in LIVE_VERDICTS)
-    retrievable = sql.SQL(", ").join(sql.Literal(v.value) for v in RETRIEVABLE_VERDICTS)
-    tag_filter = sql.SQL("AND tags && %(tags)s") if settings.density_shared_tag and tags \
-        else sql.SQL("")
-    query = sql.SQL(
-        "SELECT id, kind, statement, evidence_quote, verdict, t_captured, t_said, subject_key, "
-        "1 - (embedding <=> %(v)s) AS similarity FROM facts "
-        "WHERE kind = {kind} AND verdict IN ({retrievable}) AND verdict IN ({live}) {tags} "
-        "AND embedding IS NOT NULL "
-        "ORDER BY embedding <=> %(v)s LIMIT %(k)s"
-    ).format(kind=sql.Literal(kind.value), live=live, retrievable=retrievable, tags=tag_filter)
-    cur.execute(query, {"v": vector, "tags": tags, "k": settings.density_k})
-    edge = settings.density_threshold if floor is None else floor
-    hits = [_near_hit(r) for r in cur.fetchall()]
-    return sorted((h for h in hits if h.similarity >= edge), key=lambda h: -h.similarity)
-
-
-def same_subject_hits(cur: Any, kind: Kind, subject: str, vector: np.ndarray, tags: list[str],
-                      settings: Settings, floor: float) -> list[NearHit]:
-    """Live facts of this kind about the same subject, nearest first, at or above ``floor``.
-
-    An exact scan of the subject's rows (the btree on kind and subject key), so a fact about
-    the same subject is found even when the kind-wide HNSW neighbourhood is crowded by
-    other subjects' near-identical facts ("svc-6 is red" beside "svc-7 is red").
-    """
-    tag_filter = "AND tags && %(tags)s" if settings.density_shared_tag and tags else ""
-    cur.execute(
-        "SELECT id, kind, statement, evidence_quote, verdict, t_captured, t_said, subject_key, "
-        "1 - (embedding <=> %(v)s) AS similarity FROM facts "
-        "WHERE kind = %(kind)s AND subject_key = %(s)s AND verdict IN ('active', 'contested') "
-        f"AND embedding IS NOT NULL AND attribute IS NULL {tag_filter} "
-        "ORDER BY embedding <=> %(v)s LIMIT %(k)s",
-        {"v": vector, "kind": kind.value, "s": subject, "tags": tags, "k": settings.density_k})
-    hits = [_near_hit(r) for r in cur.fetchall()]
-    return [h for h in hits if h.similarity >= floor]
-
-
-def _near_hit(row: dict[str, Any]) -> NearHit:
-    return NearHit(row["id"], Kind(row["kind"]), row["statement"], row["evidence_quote"],
-                   row["verdict"], float(row["similarity"]), row["t_captured"],
-                   row["subject_key"], row["t_said"])
-
-
-def near_hits(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str],
-              settings: Settings) -> list[NearHit]:
-    """The density check's near-hits: same-subject facts first, then the kind's neighbours."""
-    floor = min(settings.contradiction_floor, settings.density_threshold)
-    found: dict[int, NearHit] = {}
-    if fact.subject_key is not None:
-        for hit in same_subject_hits(cur, fact.kind, fact.subject_key, vector, tags, settings,
-                                     min(settings.subject_floor, settings.density_threshold)):
-            found[hit.id] = hit
-    for hit in density_check(cur, fact.kind, vector, tags, settings, floor):
-        found.setdefault(hit.id, hit)
-    return sorted(found.values(), key=lambda h: (-h.similarity, h.id))
-
-
 def _write_one(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str],
                meta: dict[str, object], capture: Capture, document: DocumentRecord,
                settings: Settings, path_exists: Callable[[str], bool]
@@ -219,7 +152,7 @@ def _write_one(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str]
         return _recapture(cur, restated, fact, tags, document, capture,
                           scope=_scope(fact)), None
     finding = assess(fact.statement, fact.subject_key,
-                     near_hits(cur, fact, vector, tags, settings), kind=fact.kind,
+                     density_sql.near_hits(cur, fact, vector, tags, settings), kind=fact.kind,
                      mode=settings.difference_detector, threshold=settings.density_threshold,
                      floor=settings.contradiction_floor, subject_floor=settings.subject_floor)
     scope = finding.scope
@@ -246,60 +179,108 @@ def _write_one(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str]
                            note=f"not a conflict ({'; '.join(related.differences)}){skipped}",
                            scope=scope), None
     top = finding.candidates[0]
-    observed = capture.observed
     decision = triage(Candidate(fact.kind, fact.statement, fact.quote),
                       Candidate(top.hit.kind, top.hit.statement, top.hit.quote),
                       explicit_supersession=fact.supersedes, path_exists=path_exists,
-                      same_subject=top.same_subject, new_observed=observed,
+                      same_subject=top.same_subject, new_observed=capture.observed,
                       existing_observed=top.hit.observed)
-    found = top.differences
+    write = _Write(cur, fact, vector, tags, meta, capture, document, settings, finding,
+                          decision, skipped)
     if decision.winner is None:  # RULE exception or lane 3: both contested, interrupt
-        new_id = _insert(cur, fact, vector, tags, meta, capture, document, Verdict.CONTESTED)
-        conflict_id = _open_conflict(cur, top.hit.id, new_id, decision.lane, top.hit.similarity,
-                                     found, at)
-        transitions.record(cur, new_id, None, "contested", f"{decision.lane}: {decision.reason}",
-                           at, conflict_id)
-        transitions.set_verdict(cur, top.hit.id, Verdict.CONTESTED,
-                                f"{decision.lane}: conflict with new fact #{new_id}", at,
-                                conflict_id)
-        interrupt = _interrupt(conflict_id, decision.lane, top.hit, fact, new_id, found, at)
-        return FactOutcome("contested", fetch_fact(cur, new_id), decision.lane, top.hit.id,
-                           conflict_id, top.hit.similarity, decision.reason + skipped,
-                           scope=scope), interrupt
-    resolution = {"lane-1": "explicit-supersession", "lane-2": "ground-truth",
-                  "revision": "revision"}[decision.lane]
-    reason = f"{decision.lane}: {decision.reason}"
+        return write.contested()
     if decision.winner == "new":
-        losers = [top] + _also_replaced(finding, decision.lane, observed, settings)
-        new_id = _insert(cur, fact, vector, tags, meta, capture, document, Verdict.ACTIVE)
-        transitions.record(cur, new_id, None, "active", reason, at)
-        conflict_id = None
+        return write.replaces(), None
+    return write.loses(), None
+
+
+@dataclass
+class _Write:
+    """Writing a new fact against its nearest conflict candidate, by the triage decision."""
+
+    cur: Any
+    fact: PreparedFact
+    vector: np.ndarray
+    tags: list[str]
+    meta: dict[str, object]
+    capture: Capture
+    document: DocumentRecord
+    settings: Settings
+    finding: DensityFinding
+    decision: TriageDecision
+    skipped: str
+
+    @property
+    def top(self) -> HitReading:
+        return self.finding.candidates[0]
+
+    @property
+    def reason(self) -> str:
+        return f"{self.decision.lane}: {self.decision.reason}"
+
+    @property
+    def resolution(self) -> str:
+        return {"lane-1": "explicit-supersession", "lane-2": "ground-truth",
+                "revision": "revision"}[self.decision.lane]
+
+    def _insert(self, verdict: Verdict, superseded_by: int | None = None) -> int:
+        return _insert(self.cur, self.fact, self.vector, self.tags, self.meta, self.capture,
+                       self.document, verdict, superseded_by=superseded_by)
+
+    def _outcome(self, outcome: str, new_id: int, conflict_id: int | None, note: str,
+                 also: tuple[int, ...] = ()) -> FactOutcome:
+        return FactOutcome(outcome, fetch_fact(self.cur, new_id), self.decision.lane,
+                           self.top.hit.id, conflict_id, self.top.hit.similarity,
+                           note + self.skipped, scope=self.finding.scope, also_superseded=also)
+
+    def contested(self) -> tuple[FactOutcome, Interrupt]:
+        """Both sides contested, an open conflict and an interrupt."""
+        cur, at, top, lane = self.cur, self.capture.captured_at, self.top, self.decision.lane
+        new_id = self._insert(Verdict.CONTESTED)
+        conflict_id = _open_conflict(cur, top.hit.id, new_id, lane, top.hit.similarity,
+                                     top.differences, at)
+        transitions.record(cur, new_id, None, "contested", self.reason, at, conflict_id)
+        transitions.set_verdict(cur, top.hit.id, Verdict.CONTESTED,
+                                f"{lane}: conflict with new fact #{new_id}", at, conflict_id)
+        interrupt = _interrupt(conflict_id, lane, top.hit, self.fact, new_id, top.differences,
+                               at)
+        return self._outcome("contested", new_id, conflict_id, self.decision.reason), interrupt
+
+    def replaces(self) -> FactOutcome:
+        """The new fact wins: it supersedes the candidate (and, for an explicit supersession
+        or a revision, every other candidate it replaces), each with a resolved audit row."""
+        cur, at = self.cur, self.capture.captured_at
+        losers = [self.top] + _also_replaced(self.finding, self.decision.lane,
+                                             self.capture.observed, self.settings)
+        new_id = self._insert(Verdict.ACTIVE)
+        transitions.record(cur, new_id, None, "active", self.reason, at)
+        first_conflict = None
         for index, loser in enumerate(losers):
-            closed = _closed_conflict(cur, loser.hit.id, new_id, new_id, decision, resolution,
-                                      loser.hit.similarity, at, loser.differences)
-            conflict_id = conflict_id or closed
-            transitions.supersede(cur, loser.hit.id, new_id, reason, at, closed,
-                                  settings=settings,
+            closed = _closed_conflict(cur, loser.hit.id, new_id, new_id, self.decision,
+                                      self.resolution, loser.hit.similarity, at,
+                                      loser.differences)
+            first_conflict = first_conflict or closed
+            transitions.supersede(cur, loser.hit.id, new_id, self.reason, at, closed,
+                                  settings=self.settings,
                                   pending={r.hit.id for r in losers[index + 1:]})
-        outcome = {"lane-1": "superseded-prior", "lane-2": "ground-truth-won",
-                   "revision": "superseded-prior"}[decision.lane]
         also = tuple(r.hit.id for r in losers[1:])
-        note = decision.reason + (f"; also superseded {', '.join(f'#{i}' for i in also)}"
-                                  if also else "") + skipped
-        return FactOutcome(outcome, fetch_fact(cur, new_id), decision.lane, top.hit.id,
-                           conflict_id, top.hit.similarity, note, scope=scope,
-                           also_superseded=also), None
-    new_id = _insert(cur, fact, vector, tags, meta, capture, document, Verdict.SUPERSEDED,
-                     superseded_by=top.hit.id)
-    conflict_id = _closed_conflict(cur, top.hit.id, new_id, top.hit.id, decision, resolution,
-                                   top.hit.similarity, at, found)
-    # The winner links back to what it beat, as lane 1 and head-to-head resolution do.
-    cur.execute("UPDATE facts SET supersedes = COALESCE(supersedes, %s) WHERE id = %s",
-                (new_id, top.hit.id))
-    transitions.record(cur, new_id, None, "superseded", reason, at, conflict_id)
-    outcome = "ground-truth-lost" if decision.lane == "lane-2" else "older-reading"
-    return FactOutcome(outcome, fetch_fact(cur, new_id), decision.lane, top.hit.id, conflict_id,
-                       top.hit.similarity, decision.reason + skipped, scope=scope), None
+        note = self.decision.reason + (f"; also superseded {', '.join(f'#{i}' for i in also)}"
+                                       if also else "")
+        outcome = "ground-truth-won" if self.decision.lane == "lane-2" else "superseded-prior"
+        return self._outcome(outcome, new_id, first_conflict, note, also)
+
+    def loses(self) -> FactOutcome:
+        """The existing fact wins (ground truth, or a newer reading): the new one is written
+        already superseded, and the winner links back to it."""
+        cur, at, top = self.cur, self.capture.captured_at, self.top
+        new_id = self._insert(Verdict.SUPERSEDED, superseded_by=top.hit.id)
+        conflict_id = _closed_conflict(cur, top.hit.id, new_id, top.hit.id, self.decision,
+                                       self.resolution, top.hit.similarity, at,
+                                       top.differences)
+        cur.execute("UPDATE facts SET supersedes = COALESCE(supersedes, %s) WHERE id = %s",
+                    (new_id, top.hit.id))
+        transitions.record(cur, new_id, None, "superseded", self.reason, at, conflict_id)
+        outcome = "ground-truth-lost" if self.decision.lane == "lane-2" else "older-reading"
+        return self._outcome(outcome, new_id, conflict_id, self.decision.reason)
 
 
 def _scope(fact: PreparedFact) -> str:
