@@ -151,10 +151,8 @@ def _write_one(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str]
     if restated is not None:
         return _recapture(cur, restated, fact, tags, document, capture,
                           scope=_scope(fact)), None
-    finding = assess(fact.statement, fact.subject_key,
-                     density_sql.near_hits(cur, fact, vector, tags, settings), kind=fact.kind,
-                     mode=settings.difference_detector, threshold=settings.density_threshold,
-                     floor=settings.contradiction_floor, subject_floor=settings.subject_floor)
+    hits = density_sql.near_hits(cur, fact, vector, tags, settings)
+    finding = _assess(fact, hits, settings, exhaustive=False)
     scope = finding.scope
     skipped = _skipped_note(finding)
     if finding.restatement is not None:
@@ -184,8 +182,11 @@ def _write_one(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str]
                       explicit_supersession=fact.supersedes, path_exists=path_exists,
                       same_subject=top.same_subject, new_observed=capture.observed,
                       existing_observed=top.hit.observed)
+    if decision.winner == "new" and decision.lane in ("lane-1", "revision"):
+        # It replaces every contradicting candidate, so read the hits past the first.
+        finding = _assess(fact, hits, settings, exhaustive=True)
     write = _Write(cur, fact, vector, tags, meta, capture, document, settings, finding,
-                          decision, skipped)
+                   decision, skipped)
     if decision.winner is None:  # RULE exception or lane 3: both contested, interrupt
         return write.contested()
     if decision.winner == "new":
@@ -281,6 +282,14 @@ class _Write:
         transitions.record(cur, new_id, None, "superseded", self.reason, at, conflict_id)
         outcome = "ground-truth-lost" if self.decision.lane == "lane-2" else "older-reading"
         return self._outcome(outcome, new_id, conflict_id, self.decision.reason)
+
+
+def _assess(fact: PreparedFact, hits: list[NearHit], settings: Settings, *,
+            exhaustive: bool) -> DensityFinding:
+    return assess(fact.statement, fact.subject_key, hits, kind=fact.kind,
+                  mode=settings.difference_detector, threshold=settings.density_threshold,
+                  floor=settings.contradiction_floor, subject_floor=settings.subject_floor,
+                  exhaustive=exhaustive)
 
 
 def _scope(fact: PreparedFact) -> str:

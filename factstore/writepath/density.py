@@ -102,15 +102,21 @@ class DensityFinding:
         return tuple(r for r in self.readings if r.relation == relation)
 
     @property
+    def decisive(self) -> HitReading | None:
+        """The nearest hit that is a restatement or a conflict candidate: it decides."""
+        return next((r for r in self.readings if r.relation in ("restatement", "candidate")),
+                    None)
+
+    @property
     def restatement(self) -> HitReading | None:
-        """The nearest hit that says the same thing: the new fact is testimony for it."""
-        found = self._of("restatement")
-        return found[0] if found else None
+        """The deciding hit when it says the same thing: the new fact is testimony for it."""
+        decisive = self.decisive
+        return decisive if decisive is not None and decisive.relation == "restatement" else None
 
     @property
     def candidates(self) -> tuple[HitReading, ...]:
-        """Conflict candidates, nearest first."""
-        return self._of("candidate")
+        """Conflict candidates, nearest first (none when a restatement decides)."""
+        return () if self.restatement is not None else self._of("candidate")
 
     @property
     def complementary(self) -> HitReading | None:
@@ -175,10 +181,19 @@ def read_hit(new_statement: str, new_key: str | None, hit: NearHit, *, kind: Kin
 
 def assess(new_statement: str, new_key: str | None, hits: list[NearHit] | tuple[NearHit, ...],
            *, kind: Kind, mode: str, threshold: float, floor: float,
-           subject_floor: float | None = None) -> DensityFinding:
-    """Read every near-hit, nearest first."""
+           subject_floor: float | None = None, exhaustive: bool = True) -> DensityFinding:
+    """Read the near-hits, nearest first; the nearest restatement or candidate decides.
+
+    With ``exhaustive=False`` reading stops at the deciding hit (the detector costs about a
+    millisecond a pair); the write path reads on only when an explicit supersession or a
+    revision must replace every contradicting candidate.
+    """
     ordered = sorted(hits, key=lambda h: (-h.similarity, h.id))
-    readings = tuple(read_hit(new_statement, new_key, h, kind=kind, mode=mode,
-                              threshold=threshold, floor=floor, subject_floor=subject_floor)
-                     for h in ordered)
-    return DensityFinding("subject" if new_key is not None else "kind", readings)
+    readings: list[HitReading] = []
+    for hit in ordered:
+        reading = read_hit(new_statement, new_key, hit, kind=kind, mode=mode,
+                           threshold=threshold, floor=floor, subject_floor=subject_floor)
+        readings.append(reading)
+        if not exhaustive and reading.relation in ("restatement", "candidate"):
+            break
+    return DensityFinding("subject" if new_key is not None else "kind", tuple(readings))

@@ -51,6 +51,7 @@ operators; sarcasm and quoted speech are read literally.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -279,9 +280,16 @@ def _joined(folded: str, tokens: Sequence[_Token], i: int, n: int) -> bool:
     return all(folded[tokens[k].end:tokens[k + 1].start].isspace() for k in range(i, i + n - 1))
 
 
+def _phrases_by_first_word() -> dict[str, tuple[tuple[str, ...], ...]]:
+    grouped: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in NON_NEGATING_PHRASES:
+        grouped.setdefault(phrase[0], []).append(phrase)
+    return {word: tuple(phrases) for word, phrases in grouped.items()}
+
+
 def _phrase_length(folded: str, tokens: Sequence[_Token], i: int) -> int:
     """Length of the non-negating phrase starting at token i, or 0."""
-    for phrase in NON_NEGATING_PHRASES:
+    for phrase in _PHRASES_BY_FIRST_WORD.get(tokens[i].text, ()):
         n = len(phrase)
         if (_joined(folded, tokens, i, n)
                 and tuple(t.text for t in tokens[i:i + n]) == phrase):
@@ -354,8 +362,12 @@ def _clause_cues(text: str, folded: str, start: int, end: int) -> tuple[Cue, ...
 # Clauses
 # --------------------------------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=8192)
 def split_clauses(text: str) -> tuple[Clause, ...]:
-    """Cut a text into clauses (see the module docstring) with their negation cues."""
+    """Cut a text into clauses (see the module docstring) with their negation cues.
+
+    Cached: the density check reads the same statements against many near-hits, and the
+    result is immutable."""
     folded = _fold(text)
     cuts = [0]
     for match in _CLAUSE_BREAK.finditer(folded):
@@ -539,6 +551,7 @@ def lexical_negatives(clause: Clause, other_text: str) -> list[int]:
     return found
 
 
+@functools.lru_cache(maxsize=8192)
 def explained_by_lexical_negation(a: str, b: str) -> bool:
     """True when the two sides agree once lexical negation counts as an operator.
 
@@ -595,3 +608,6 @@ def polarity_mismatch(statement: str, quote: str) -> str | None:
                 f"('{_negating_words(q_clauses, q_parities)}')")
     return (f"polarity: the statement negates it ('{_negating_words(s_clauses, s_parities)}') "
             f"but the quote says '{_shown(quote)}'")
+
+
+_PHRASES_BY_FIRST_WORD = _phrases_by_first_word()
