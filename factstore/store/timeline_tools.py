@@ -50,20 +50,21 @@ class TimelineTools:
         """Write a format v1 request (seed 002 §4): every fact stored or corroborated, each
         key re-resolved with rules 1-7. Any violation rejects the whole request, nothing
         written (FactsValidationError lists every error; CardinalityMismatch is its own)."""
-        facts, shared = validate_request(payload)
+        facts, shared = validate_request(payload, now=_aware_now(now))
         user = user or self.user_id
         facts = [dataclasses.replace(f, subject=resolve_me(f.subject, user)) for f in facts]
         redacted = [redact_fields(f) for f in facts]
         facts = [f for f, _ in redacted]
         records = tuple(r for _, r in redacted)
-        at = _aware_now(now)
         document = timeline_sql.request_text(
             {"format": 1, "shared": shared, "facts": [dataclasses.asdict(f) for f in facts]})
         vector = self._embed(["\n".join(timeline_sql.statement_of(f) + " " + (f.quote or "")
                                         for f in facts)])[0]
         with self._tx() as cur:
+            # The time is taken under the keys' locks (None: now, then), so a write that
+            # waited for another is stamped after it.
             return timeline_sql.write(cur, facts, records, _scope(shared, user), document,
-                                      vector, at)
+                                      vector, now and _aware_now(now))
 
     def backfill_facts(self, facts: Iterable[Any], *, shared: bool = False,
                        user: str | None = None, now: datetime | None = None) -> BackfillResult:
@@ -77,7 +78,8 @@ class TimelineTools:
         for offset in range(0, len(facts), MAX_FACTS):
             chunk = facts[offset:offset + MAX_FACTS]
             try:
-                written += validate_request({"format": 1, "facts": chunk})[0]
+                written += validate_request({"format": 1, "facts": chunk},
+                                            now=_aware_now(now))[0]
             except FactsValidationError as exc:
                 errors += [dataclasses.replace(e, path=_shift(e.path, offset)) for e in exc.errors]
         if errors:
@@ -93,7 +95,7 @@ class TimelineTools:
         with self._tx() as cur:
             return timeline_sql.backfill(cur, [f for f, _ in redacted],
                                          [r for _, r in redacted], _scope(shared, user),
-                                         document, vector, _aware_now(now))
+                                         document, vector, now and _aware_now(now))
 
     def retract(self, fact_id: int, *, reason: str = "retracted by request",
                 now: datetime | None = None) -> TimelineFact | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from psycopg.types.json import Jsonb
@@ -26,7 +26,8 @@ from factstore.timelines.model import (
     TimelineFact,
     WriteFactsResult,
 )
-from factstore.timelines.resolution import apply, corroborated_by, resolve_timeline
+from factstore.timelines.observations import Observation, holder, settle
+from factstore.timelines.resolution import apply, resolve_timeline
 
 TIMELINE_COLUMNS = (
     "id, subject, attribute, value, unit, cardinality, valid_from, valid_to, observed_at, "
@@ -72,19 +73,30 @@ def load_key(cur: Any, key: Key) -> list[TimelineFact]:
 
 
 def write(cur: Any, facts: Sequence[WrittenFact], redactions: Sequence[tuple[dict, ...]],
-          scope: str, document_text: str, doc_vector: Any, at: datetime) -> WriteFactsResult:
-    """Store each fact (or corroborate it) and re-resolve its key, in request order."""
-    document_id = _land_request(cur, document_text, doc_vector, at)
+          scope: str, document_text: str, doc_vector: Any,
+          at: datetime | None) -> WriteFactsResult:
+    """Store each fact (or corroborate it) and re-resolve its key, in request order.
+
+    ``at`` None means now, read after the keys' locks are held: a write that waited for
+    another is stamped after it, so its history never sorts before the facts it saw."""
     lock_keys(cur, [(scope, f.subject, f.attribute) for f in facts])
+    at = at or datetime.now(UTC)
+    document_id = _land_request(cur, document_text, doc_vector, at)
     out = []
+    cardinalities = _Cardinalities(cur, scope)
+    for fact in facts:  # every fact is checked before anything is written
+        cardinalities.decide(fact.attribute, fact.cardinality)
     for fact, redacted in zip(facts, redactions, strict=True):
         key = (scope, fact.subject, fact.attribute)
         existing = load_key(cur, key)
-        stored = existing[0].cardinality if existing else None
-        cardinality = decide_cardinality(stored, fact.cardinality, fact.attribute)
+        cardinality = cardinalities.decide(fact.attribute, None)
         observed = fact.observed_at or at
-        same = corroborated_by(fact.value, fact.unit, fact.valid_from, observed, existing,
-                               cardinality)
+        recorded = _recorded(cur, key, document_id, fact, observed)
+        if recorded is not None:  # this very observation is already kept: a re-run
+            out.append(FactWrite(recorded, "unchanged", _reload(cur, recorded), redacted))
+            continue
+        same = holder(fact.value, fact.unit, fact.valid_from, fact.valid_to, observed,
+                      existing, cardinality)
         if same is not None:
             _corroborate(cur, same.id, document_id, fact, observed, at)
             out.append(FactWrite(same.id, "corroborated", _reload(cur, same.id), redacted))
@@ -97,23 +109,29 @@ def write(cur: Any, facts: Sequence[WrittenFact], redactions: Sequence[tuple[dic
 
 
 def backfill(cur: Any, facts: Sequence[WrittenFact], redactions: Sequence[tuple[dict, ...]],
-             scope: str, document_text: str, doc_vector: Any, at: datetime) -> BackfillResult:
+             scope: str, document_text: str, doc_vector: Any,
+             at: datetime | None) -> BackfillResult:
     """Bulk write: corroborate or insert every fact, then resolve each key once."""
-    document_id = _land_request(cur, document_text, doc_vector, at)
     by_key: dict[Key, list[tuple[WrittenFact, tuple[dict, ...]]]] = {}
     for fact, redacted in zip(facts, redactions, strict=True):
         by_key.setdefault((scope, fact.subject, fact.attribute), []).append((fact, redacted))
     lock_keys(cur, list(by_key))
-    created = corroborated = 0
+    at = at or datetime.now(UTC)
+    document_id = _land_request(cur, document_text, doc_vector, at)
+    cardinalities = _Cardinalities(cur, scope)
+    for fact in facts:  # every fact is checked before anything is written
+        cardinalities.decide(fact.attribute, fact.cardinality)
+    created = corroborated = unchanged = 0
     for key, items in by_key.items():
         existing = load_key(cur, key)
-        cardinality = existing[0].cardinality if existing else None
-        for fact, _ in items:
-            cardinality = decide_cardinality(cardinality, fact.cardinality, fact.attribute)
+        cardinality = cardinalities.decide(key[2], None)
         index = CorroborationIndex(existing, cardinality)
         for fact, redacted in items:
             observed = fact.observed_at or at
-            same = index.find(fact.value, fact.unit, fact.valid_from, observed)
+            if _recorded(cur, key, document_id, fact, observed) is not None:
+                unchanged += 1
+                continue
+            same = index.find(fact.value, fact.unit, fact.valid_from, observed, fact.valid_to)
             if same is not None:
                 _corroborate(cur, same.id, document_id, fact, observed, at)
                 corroborated += 1
@@ -125,34 +143,106 @@ def backfill(cur: Any, facts: Sequence[WrittenFact], redactions: Sequence[tuple[
             created += 1
         resolve_key(cur, key, cardinality, at, "backfill")
     return BackfillResult(document_id, created, corroborated, len(by_key),
-                          sum(1 for r in redactions if r))
+                          sum(1 for r in redactions if r), unchanged)
+
+
+class _Cardinalities:
+    """Each attribute's cardinality in one scope (seed 002 §3), decided once per request.
+
+    The stored cardinality of the attribute's facts in the scope (any subject) comes first;
+    then the first write in the request that names one; then the registry. A write that
+    disagrees with what is decided raises CardinalityMismatch, so the request writes nothing.
+    """
+
+    def __init__(self, cur: Any, scope: str) -> None:
+        self._cur = cur
+        self._scope = scope
+        self._decided: dict[str, tuple[str, bool]] = {}  # attribute -> (cardinality, fixed)
+
+    def decide(self, attribute: str, written: str | None) -> str:
+        if attribute not in self._decided:
+            self._cur.execute("SELECT cardinality FROM facts WHERE timeline_scope = %s AND "
+                              "attribute = %s LIMIT 1", (self._scope, attribute))
+            row = self._cur.fetchone()
+            stored = row["cardinality"] if row else None
+            self._decided[attribute] = (decide_cardinality(stored, written, attribute),
+                                        stored is not None or written is not None)
+            return self._decided[attribute][0]
+        cardinality, fixed = self._decided[attribute]
+        if written is not None and fixed:
+            return decide_cardinality(cardinality, written, attribute)
+        if written is not None:  # the registry's guess yields to the first write that says
+            self._decided[attribute] = (decide_cardinality(None, written, attribute), True)
+        return self._decided[attribute][0]
 
 
 def _land_request(cur: Any, text: str, vector: Any, at: datetime) -> int:
+    """The request as one document, once: the same request sent again finds it (and writes
+    nothing)."""
     digest = content_hash(text)
     lineage = lineage_of("capture", None, digest)
+    cur.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))", ("doc:" + lineage,))
+    cur.execute("SELECT id FROM documents WHERE lineage = %s AND content_hash = %s",
+                (lineage, digest))
+    row = cur.fetchone()
+    if row is not None:
+        return row["id"]
     cur.execute(
         "INSERT INTO documents (content, content_hash, source_type, lineage, version, "
         "captured_by, captured_at, routed, embedding, meta) VALUES (%s, %s, 'capture', %s, 1, "
-        "'format-v1', %s, 'facts', %s, '{\"format\": 1}') ON CONFLICT (lineage, content_hash) "
-        "DO UPDATE SET content = EXCLUDED.content RETURNING id",
+        "'format-v1', %s, 'facts', %s, '{\"format\": 1}') RETURNING id",
         (text, digest, lineage, at, vector))
     return cur.fetchone()["id"]
 
 
+def _recorded(cur: Any, key: Key, document_id: int, fact: WrittenFact,
+              observed: datetime) -> int | None:
+    """The fact that already keeps this very observation (same request document, value,
+    unit, start, end and observation time), as its own testimony or as a corroboration."""
+    cur.execute(
+        "SELECT e.fact_id FROM evidence e JOIN facts f ON f.id = e.fact_id "
+        "WHERE e.document_id = %s AND f.timeline_scope = %s AND f.subject = %s AND "
+        "f.attribute = %s AND e.value IS NOT DISTINCT FROM %s AND "
+        "e.unit IS NOT DISTINCT FROM %s AND e.valid_from IS NOT DISTINCT FROM %s AND "
+        "e.valid_to IS NOT DISTINCT FROM %s AND e.observed_at = %s LIMIT 1",
+        (document_id, *key, fact.value, fact.unit, fact.valid_from, fact.valid_to, observed))
+    row = cur.fetchone()
+    return row["fact_id"] if row else None
+
+
 def _corroborate(cur: Any, fact_id: int, document_id: int, fact: WrittenFact,
                  observed: datetime, at: datetime) -> None:
+    """Keep the repeat as an observation on the fact it repeats (rule 2 stores no fact)."""
     # Confirmation moves forward, never back: a backfilled older repeat changes nothing.
     cur.execute("UPDATE facts SET last_confirmed_at = GREATEST(last_confirmed_at, %s), "
                 "t_last_verified = GREATEST(t_last_verified, %s) WHERE id = %s",
                 (observed, at, fact_id))
-    cur.execute("INSERT INTO evidence (fact_id, document_id, quote, stance, recorded_at, "
-                "observed_at) VALUES (%s, %s, %s, 'supports', %s, %s) ON CONFLICT DO NOTHING",
-                (fact_id, document_id, fact.quote or "", at, observed))
+    _observation(cur, fact_id, document_id, fact, observed, at, "corroboration")
+
+
+def _observation(cur: Any, fact_id: int, document_id: int, fact: WrittenFact,
+                 observed: datetime, at: datetime, role: str) -> None:
+    cur.execute(
+        "INSERT INTO evidence (fact_id, document_id, quote, stance, recorded_at, observed_at, "
+        "role, value, unit, valid_from, valid_from_at, valid_to, source, confidence) VALUES "
+        "(%s, %s, %s, 'supports', %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+        "ON CONFLICT DO NOTHING",
+        (fact_id, document_id, fact.quote or "", at, observed, role, fact.value, fact.unit,
+         fact.valid_from, start_of(fact.valid_from), fact.valid_to, fact.source,
+         fact.confidence))
 
 
 def _insert(cur: Any, fact: WrittenFact, scope: str, cardinality: str, observed: datetime,
             document_id: int, redacted: tuple[dict, ...], at: datetime) -> int:
+    new_id = _insert_row(cur, fact, scope, cardinality, observed, document_id, redacted, at,
+                         "written: format v1")
+    _observation(cur, new_id, document_id, fact, observed, at, "testimony")
+    return new_id
+
+
+def _insert_row(cur: Any, fact: WrittenFact, scope: str, cardinality: str,
+                observed: datetime, document_id: int, redacted: tuple[dict, ...],
+                at: datetime, reason: str) -> int:
     meta: dict[str, object] = {"format": 1}
     if redacted:
         meta["redactions"] = list(redacted)
@@ -172,15 +262,77 @@ def _insert(cur: Any, fact: WrittenFact, scope: str, cardinality: str, observed:
          "vt": fact.valid_to, "vt_at": start_of(fact.valid_to), "observed": observed,
          "confidence": fact.confidence, "meta": Jsonb(meta)})
     new_id = cur.fetchone()["id"]
-    cur.execute("INSERT INTO evidence (fact_id, document_id, quote, stance, recorded_at, "
-                "observed_at) VALUES (%s, %s, %s, 'supports', %s, %s)",
-                (new_id, document_id, fact.quote or "", at, observed))
-    transitions.record(cur, new_id, None, "active", "written: format v1", at)
+    transitions.record(cur, new_id, None, "active", reason, at)
     return new_id
 
 
 def resolve_key(cur: Any, key: Key, cardinality: str, at: datetime, reason: str,
                 loaded: list[TimelineFact] | None = None) -> None:
+    """Re-resolve one key, then settle its corroborations until every one is held.
+
+    A corroboration no live fact of its value holds any more (a later write ended that
+    fact, or it was retracted) becomes a fact of its own, the earliest first, and the key is
+    resolved again (timelines/observations.py). Each pass promotes one observation, so the
+    loop ends; afterwards the timeline is what the whole set of observations says."""
+    _resolve_once(cur, key, cardinality, at, reason, loaded)
+    while True:
+        facts = load_key(cur, key)
+        observations = _corroborations(cur, facts)
+        if not observations:
+            return
+        moves, orphan = settle(facts, observations, cardinality)
+        for obs_id, fact_id in moves.items():
+            cur.execute("UPDATE evidence SET fact_id = %s WHERE id = %s", (fact_id, obs_id))
+        if moves:
+            _recount_confirmations(cur, [f.id for f in facts])
+        if orphan is None:
+            return
+        new_id = _promote(cur, key, cardinality, orphan, at)
+        _resolve_once(cur, key, cardinality, at,
+                      f"observation #{orphan.id} kept as fact #{new_id}: fact "
+                      f"#{orphan.fact_id} no longer holds it", None)
+
+
+def _corroborations(cur: Any, facts: Sequence[TimelineFact]) -> list[Observation]:
+    if not facts:
+        return []
+    cur.execute("SELECT id, fact_id, value, unit, valid_from, valid_to, observed_at, source, "
+                "quote, confidence FROM evidence WHERE role = 'corroboration' AND "
+                "fact_id = ANY(%s) ORDER BY id", ([f.id for f in facts],))
+    return [Observation(r["id"], r["fact_id"], r["value"], r["unit"], r["valid_from"],
+                        r["valid_to"], r["observed_at"], r["source"], r["quote"] or None,
+                        r["confidence"]) for r in cur.fetchall()]
+
+
+def _promote(cur: Any, key: Key, cardinality: str, obs: Observation, at: datetime) -> int:
+    """Store an orphaned observation as the fact it reports; its evidence row becomes the new
+    fact's own testimony (nothing is copied away from the record, nothing deleted)."""
+    scope, subject, attribute = key
+    written = WrittenFact(subject=subject, attribute=attribute, value=obs.value, unit=obs.unit,
+                          valid_from=obs.valid_from, valid_to=obs.valid_to,
+                          observed_at=obs.observed_at, source=obs.source, quote=obs.quote,
+                          confidence=obs.confidence, cardinality=cardinality)
+    cur.execute("SELECT document_id FROM evidence WHERE id = %s", (obs.id,))
+    document_id = cur.fetchone()["document_id"]
+    new_id = _insert_row(cur, written, scope, cardinality, obs.observed_at, document_id, (), at,
+                         f"promoted: observation #{obs.id} no longer corroborates fact "
+                         f"#{obs.fact_id}")
+    cur.execute("UPDATE evidence SET fact_id = %s, role = 'testimony' WHERE id = %s",
+                (new_id, obs.id))
+    _recount_confirmations(cur, [obs.fact_id])
+    return new_id
+
+
+def _recount_confirmations(cur: Any, fact_ids: Sequence[int]) -> None:
+    """last_confirmed_at is the fact's own observation or its latest corroboration's."""
+    cur.execute(
+        "UPDATE facts f SET last_confirmed_at = GREATEST(f.observed_at, COALESCE((SELECT "
+        "max(e.observed_at) FROM evidence e WHERE e.fact_id = f.id AND e.role = "
+        "'corroboration'), f.observed_at)) WHERE f.id = ANY(%s)", (list(fact_ids),))
+
+
+def _resolve_once(cur: Any, key: Key, cardinality: str, at: datetime, reason: str,
+                  loaded: list[TimelineFact] | None = None) -> None:
     """Re-resolve one key with rules 1-7 and write only what changed, with its history.
 
     ``loaded`` is the key as the caller already holds it (under the key's lock), to save
@@ -277,9 +429,26 @@ def read_keys(cur: Any, scopes: Sequence[str], subject: str | None, attribute: s
         "timeline_scope = ANY(%s) AND (subject, attribute) IN (SELECT * FROM unnest(%s::text[], "
         "%s::text[])) ORDER BY id", (list(scopes), [c[0] for c in chosen], [c[1] for c in chosen]))
     grouped: dict[tuple[str, str], list[TimelineFact]] = {c: [] for c in chosen}
-    for row in cur.fetchall():
-        grouped[(row["subject"], row["attribute"])].append(timeline_fact(row))
+    rows = cur.fetchall()
+    corroborated = _corroboration_times(cur, [r["id"] for r in rows])
+    for row in rows:
+        fact = timeline_fact(row)
+        if fact.id in corroborated:
+            fact = dataclasses.replace(fact, corroborated_at=corroborated[fact.id])
+        grouped[(row["subject"], row["attribute"])].append(fact)
     return [facts for facts in grouped.values() if facts]
+
+
+def _corroboration_times(cur: Any, fact_ids: Sequence[int],
+                         known_at: datetime | None = None) -> dict[int, tuple[datetime, ...]]:
+    """When each fact's corroborations were observed (recorded by ``known_at``, if given)."""
+    if not fact_ids:
+        return {}
+    cur.execute("SELECT fact_id, array_agg(observed_at ORDER BY observed_at) AS times "
+                "FROM evidence WHERE role = 'corroboration' AND fact_id = ANY(%s) AND "
+                "(%s::timestamptz IS NULL OR recorded_at <= %s) GROUP BY fact_id",
+                (list(fact_ids), known_at, known_at))
+    return {r["fact_id"]: tuple(r["times"]) for r in cur.fetchall()}
 
 
 def as_known_at(cur: Any, facts: list[TimelineFact], known_at: datetime) -> list[TimelineFact]:
@@ -292,12 +461,12 @@ def as_known_at(cur: Any, facts: list[TimelineFact], known_at: datetime) -> list
     cur.execute("SELECT DISTINCT fact_id FROM fact_history WHERE fact_id = ANY(%s) AND "
                 "to_verdict = 'withdrawn' AND at <= %s", (ids, known_at))
     retracted = {r["fact_id"] for r in cur.fetchall()}
-    cur.execute("SELECT fact_id, max(observed_at) AS confirmed FROM evidence WHERE fact_id = "
-                "ANY(%s) AND recorded_at <= %s GROUP BY fact_id", (ids, known_at))
-    confirmed = {r["fact_id"]: r["confirmed"] for r in cur.fetchall()}
+    corroborated = _corroboration_times(cur, ids, known_at)
     then = [dataclasses.replace(f, retracted=f.id in retracted,
                                 status="retracted" if f.id in retracted else "current",
-                                last_confirmed_at=confirmed.get(f.id) or f.observed_at)
+                                corroborated_at=corroborated.get(f.id, ()),
+                                last_confirmed_at=max((f.observed_at,
+                                                       *corroborated.get(f.id, ()))))
             for f in learned]
     cardinality = then[0].cardinality
     return apply(then, resolve_timeline(then, cardinality))

@@ -17,6 +17,7 @@ from factstore.timelines.cardinality import MANY
 from factstore.timelines.dates import start_of
 from factstore.timelines.model import TimelineFact
 from factstore.timelines.resolution import sort_start
+from factstore.timelines.values import value_key
 
 
 class CorroborationIndex:
@@ -24,21 +25,21 @@ class CorroborationIndex:
 
     def __init__(self, facts: Iterable[TimelineFact], cardinality: str) -> None:
         self.cardinality = cardinality
-        self._by_value: dict[tuple[str, str | None], list[TimelineFact]] = {}
+        self._by_value: dict[tuple[str, str], list[TimelineFact]] = {}
         self._starts: dict[object, list[datetime]] = {}
         self._groups: dict[tuple[object, datetime], list[TimelineFact]] = {}
         for fact in facts:
             if not fact.retracted:
                 self.add(fact)
 
-    def _timeline(self, value_unit: tuple[str, str | None]) -> object:
+    def _timeline(self, key: tuple[str, str]) -> object:
         # A one attribute is one timeline; a many attribute has one per value.
-        return value_unit if self.cardinality == MANY else None
+        return key if self.cardinality == MANY else None
 
     def add(self, fact: TimelineFact) -> None:
         """Index a live fact (one just written, or one already stored)."""
-        self._by_value.setdefault(fact.value_unit, []).append(fact)
-        timeline = self._timeline(fact.value_unit)
+        self._by_value.setdefault(fact.value_key, []).append(fact)
+        timeline = self._timeline(fact.value_key)
         bisect.insort(self._starts.setdefault(timeline, []), sort_start(fact))
         self._groups.setdefault((timeline, sort_start(fact)), []).append(fact)
 
@@ -47,20 +48,24 @@ class CorroborationIndex:
         stated_end = start_of(fact.valid_to)
         if instant < start or (stated_end is not None and instant >= stated_end):
             return False
-        timeline = self._timeline(fact.value_unit)
+        timeline = self._timeline(fact.value_key)
         starts = self._starts.get(timeline, [])
         if bisect.bisect_right(starts, instant) != bisect.bisect_right(starts, start):
             return False
         # Same start, same value: the newer observation ends the older at once (rule 5 on a
         # tie). Same start, different values: a dispute, and every side keeps its range.
         group = self._groups[(timeline, start)]
-        if len({f.value_unit for f in group}) == 1:
+        if len({f.value_key for f in group}) == 1:
             return fact is max(group, key=lambda f: (f.observed_at, f.id))
         return True
 
     def find(self, value: str, unit: str | None, valid_from: str | None,
-             observed_at: datetime) -> TimelineFact | None:
-        """The live fact with this value+unit holding at the new fact's start, else None."""
+             observed_at: datetime, valid_to: str | None = None) -> TimelineFact | None:
+        """The live fact with this value+unit holding at the new fact's start, else None; an
+        observation that states an end corroborates only a fact stating the same end."""
         instant = start_of(valid_from) or observed_at
-        matches = [f for f in self._by_value.get((value, unit), []) if self.holds(f, instant)]
+        end = start_of(valid_to)
+        matches = [f for f in self._by_value.get(value_key(value, unit), [])
+                   if self.holds(f, instant)
+                   and (valid_to is None or start_of(f.valid_to) == end)]
         return max(matches, key=lambda f: (f.observed_at, f.id)) if matches else None

@@ -18,7 +18,7 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -45,6 +45,13 @@ SUBJECT_REASON = (
     "customer, system, glossary, radar and a slug of a-z, 0-9, '-' (1-128)")
 PARTIAL_DATE_REASON = (
     "must be a partial date: YYYY, YYYY-MM, YYYY-MM-DD or an RFC 3339 timestamp")
+ATTRIBUTE_REASON = (
+    "attribute must be a short stable snake_case key: a lowercase letter, then lowercase "
+    "letters, digits and underscores, at most 64 (e.g. shoe_size, uses_tool)")
+#: An attribute is a plaintext key: selected, compared and shown as is, so identifier-shaped.
+ATTRIBUTE_PATTERN = re.compile(r"[a-z][a-z0-9_]{0,63}", re.ASCII)
+#: How far past the writer's clock an observed_at may lie (clocks disagree a little).
+FUTURE_SKEW = timedelta(minutes=5)
 DATE_TIME_REASON = (
     "must be an RFC 3339 timestamp with a timezone, like 2026-10-15T09:12:00Z")
 
@@ -278,12 +285,28 @@ def _convert(error: ValidationError) -> list[FieldError]:
 # --- checks beyond the schema --------------------------------------------------------------
 
 
-def _semantic_errors(index: int, fact: dict[str, Any]) -> list[FieldError]:
+def _semantic_errors(index: int, fact: dict[str, Any], now: datetime | None) -> list[FieldError]:
     """What the schema cannot say about one fact: real dates, a forward range, strict
-    ASCII patterns, a finite confidence. Fields the schema already refused are skipped so
-    one mistake is reported once."""
+    ASCII patterns, a finite confidence, a key that can be stored and selected (no blank
+    value, an identifier-shaped attribute), an observation not made in the future. Fields
+    the schema already refused are skipped so one mistake is reported once."""
     out: list[FieldError] = []
     base = f"facts[{index}]"
+
+    attribute = fact.get("attribute")
+    if isinstance(attribute, str) and len(attribute) <= 64:
+        if not attribute.strip():
+            out.append(FieldError(f"{base}.attribute", attribute,
+                                  "attribute must not be blank; name the property, e.g. "
+                                  "shoe_size"))
+        elif not ATTRIBUTE_PATTERN.fullmatch(attribute):
+            out.append(FieldError(f"{base}.attribute", attribute,
+                                  f"{ATTRIBUTE_REASON}; got {_short(attribute)}"))
+    value = fact.get("value")
+    if isinstance(value, str) and value and not value.strip():
+        out.append(FieldError(f"{base}.value", value,
+                              "value must not be blank (only whitespace); a fact says what "
+                              "the value is"))
 
     subject = fact.get("subject")
     if isinstance(subject, str) and _schema_accepts("subject", subject) \
@@ -323,10 +346,25 @@ def _semantic_errors(index: int, fact: dict[str, Any]) -> list[FieldError]:
 
     observed = fact.get("observed_at")
     if isinstance(observed, str) and Draft202012Validator.FORMAT_CHECKER.conforms(
-            observed, "date-time") and _to_datetime(observed) is None:
-        out.append(FieldError(f"{base}.observed_at", observed,
-                              f"observed_at {DATE_TIME_REASON}; got {_short(observed)}"))
+            observed, "date-time"):
+        instant = _to_datetime(observed)
+        if instant is None:
+            out.append(FieldError(f"{base}.observed_at", observed,
+                                  f"observed_at {DATE_TIME_REASON}; got {_short(observed)}"))
+        elif now is not None and _observed_too_late(instant, now):
+            out.append(FieldError(
+                f"{base}.observed_at", observed,
+                f"observed_at is in the future (after {now:%Y-%m-%dT%H:%M:%SZ}, allowing "
+                f"{FUTURE_SKEW.seconds // 60} minutes of clock skew): an observation is made "
+                "before it is written; send the time the source said it"))
     return out
+
+
+def _observed_too_late(instant: datetime, now: datetime) -> bool:
+    try:
+        return instant - now > FUTURE_SKEW
+    except OverflowError:
+        return instant > now
 
 
 def _schema_accepts(field: str, text: str) -> bool:
@@ -380,13 +418,15 @@ def _sort_key(error: FieldError, order: dict[str, int]) -> tuple[object, ...]:
     return (0, 0, 0, error.path)
 
 
-def validate_request(payload: object) -> tuple[list[WrittenFact], bool]:
+def validate_request(payload: object, *, now: datetime | None = None
+                     ) -> tuple[list[WrittenFact], bool]:
     """Validate a format v1 facts request; answer its facts and its ``shared`` flag.
 
     ``payload`` is the decoded body (a dict) or the raw JSON text (str or bytes). Raises
     :class:`FactsValidationError` listing every problem when anything is wrong, so a
     request is accepted whole or not at all. Subjects are returned as written ('me' stays
-    'me'); resolution and redaction are the caller's next steps.
+    'me'); resolution and redaction are the caller's next steps. With ``now``, an
+    ``observed_at`` later than it (beyond a few minutes of clock skew) is refused.
     """
     if isinstance(payload, (str, bytes, bytearray)):
         payload = _parse_json(payload)
@@ -409,7 +449,7 @@ def validate_request(payload: object) -> tuple[list[WrittenFact], bool]:
     if isinstance(facts, list):
         for index, fact in enumerate(facts):
             if isinstance(fact, dict):
-                add(_semantic_errors(index, fact))
+                add(_semantic_errors(index, fact, now))
 
     if errors:
         order = {name: i for i, name in enumerate(_fact_properties())}

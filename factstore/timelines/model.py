@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from factstore.timelines.values import value_key
+
 #: Timeline statuses and the verdicts they are stored as.
 STATUS_TO_VERDICT = {"current": "active", "superseded": "superseded",
                      "disputed": "contested", "retracted": "withdrawn"}
@@ -39,10 +41,19 @@ class TimelineFact:
     effective_valid_to: str | None = None
     superseded_by: int | None = None
     supersedes: int | None = None
+    #: when the observations it keeps as corroborations were made (reads fill it in)
+    corroborated_at: tuple[datetime, ...] = ()
 
     @property
     def value_unit(self) -> tuple[str, str | None]:
+        """The value and unit as written (what is shown)."""
         return (self.value, self.unit)
+
+    @property
+    def value_key(self) -> tuple[str, str]:
+        """The value and unit as compared: '41 EU' is '41' in EU, 'Blue' is 'blue'
+        (timelines/values.py)."""
+        return value_key(self.value, self.unit)
 
 
 @dataclass(frozen=True)
@@ -120,7 +131,7 @@ class FactWrite:
     """What write_facts did with one fact of the request."""
 
     id: int
-    #: created | corroborated
+    #: created | corroborated | unchanged (this very observation was already kept: a re-run)
     outcome: str
     fact: TimelineFact
     #: text fields redacted before storage, e.g. ({'field': 'quote', 'kinds': ['password']},)
@@ -142,3 +153,5 @@ class BackfillResult:
     corroborated: int
     keys: int
     redacted: int
+    #: observations this very backfill already kept (a re-run): nothing was written for them
+    unchanged: int = 0

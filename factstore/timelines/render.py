@@ -40,8 +40,9 @@ Markdown (:func:`render_markdown`)
     sorted by subject, separated by a blank line. ``### Current`` is the seed's table (one
     row per answering fact, sorted by attribute; a disputed value reads ``41 EU
     (disputed)``; a missing source is ``—``; ``No current facts.`` replaces an empty table).
-    Freshness hides current facts last confirmed more than ``freshness_days`` before the
-    viewed instant (a confirmation after it counts as fresh), noting ``1 stale fact hidden
+    Freshness hides current facts whose latest confirmation made by the viewed instant is
+    more than ``freshness_days`` before it (a confirmation made after the viewed date does
+    not make the fact fresh as of that date), noting ``1 stale fact hidden
     (confirmed more than 90 days before 2026-11-01); show stale to reveal.`` (``N stale
     facts`` for several) after a blank line under the table; ``show_stale``
     keeps them, their Observed cell reading ``2025-03-02 (stale)``. ``### History`` lists
@@ -54,7 +55,7 @@ Markdown (:func:`render_markdown`)
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 from factstore.timelines.cardinality import MANY
@@ -139,7 +140,7 @@ def render_line(subject: str, attribute: str, cardinality: str,
     called only for facts that have a source, in bracket order. ``as_of`` labels the instant
     in ``(none at AS_OF)``.
     """
-    live = [f for f in facts if not is_retracted(f)]
+    live = merge_runs([f for f in facts if not is_retracted(f)])
     answer = current_at(live, instant, cardinality)
     answering = {f.id for f in answer}
     others = [f for f in live if f.id not in answering]
@@ -161,6 +162,54 @@ def render_line(subject: str, attribute: str, cardinality: str,
     if later:
         parts.append("(later " + _listed(later) + ")")
     return " ".join(parts)
+
+
+def merge_runs(facts: Sequence[TimelineFact]) -> list[TimelineFact]:
+    """Consecutive facts of one value shown as the one stretch they are.
+
+    "6 from 2019" then "6 from 2020" is one value held since 2019, whether the second
+    observation arrived first (two rows, the first superseded by the second) or second (a
+    corroboration of the first): the line must read the same either way. A run is a chain
+    of live, undisputed facts, each superseded by the next at exactly the next one's start,
+    all of one value (as compared). It reads as its first fact (its start and source) ending
+    where its last one ends, observed when the earliest of its observations was made.
+    """
+    by_id = {f.id: f for f in facts}
+    followed = {f.superseded_by for f in facts if f.superseded_by in by_id}
+    out: list[TimelineFact] = []
+    for fact in start_order(facts):
+        if fact.id in followed and _continues(by_id, fact):
+            continue  # folded into the run that reaches it
+        run = [fact]
+        while True:
+            nxt = by_id.get(run[-1].superseded_by) if run[-1].superseded_by else None
+            if nxt is None or not _joins(run[-1], nxt):
+                break
+            run.append(nxt)
+        out.append(fact if len(run) == 1 else _as_one(run))
+    return out
+
+
+def _joins(fact: TimelineFact, nxt: TimelineFact) -> bool:
+    end = end_instant(fact)
+    return (fact.status != DISPUTED and nxt.status != DISPUTED
+            and fact.value_key == nxt.value_key and end is not None
+            and end == sort_start(nxt))
+
+
+def _continues(by_id: dict[int, TimelineFact], fact: TimelineFact) -> bool:
+    before = next((f for f in by_id.values() if f.superseded_by == fact.id), None)
+    return before is not None and _joins(before, fact)
+
+
+def _as_one(run: Sequence[TimelineFact]) -> TimelineFact:
+    first, last = run[0], run[-1]
+    observed = min(t for f in run for t in (f.observed_at, *f.corroborated_at))
+    confirmed = max(f.last_confirmed_at for f in run)
+    return replace(first, valid_to=last.valid_to, effective_valid_to=last.effective_valid_to,
+                   status=last.status, superseded_by=last.superseded_by, observed_at=observed,
+                   last_confirmed_at=confirmed,
+                   corroborated_at=tuple(t for f in run for t in f.corroborated_at))
 
 
 #: A line is read by a model: a long key's history is summarised, not dumped.
@@ -188,9 +237,11 @@ def answer_text(answer: Sequence[TimelineFact], cardinality: str, instant: datet
 
 
 def segment(fact: TimelineFact, cite: Callable[[TimelineFact], str]) -> str:
-    """'valid FROM..TO, observed DATE, source X' for one answering fact."""
+    """'valid FROM..TO, observed DATE, source X' for one answering fact: observed when the
+    first observation of it was made (a corroboration may be older than the fact's row)."""
     start, end = range_bounds(fact)
-    text = f"valid {start}..{end}, observed {day(fact.observed_at)}"
+    observed = min((fact.observed_at, *fact.corroborated_at))
+    text = f"valid {start}..{end}, observed {day(observed)}"
     if fact.source:
         text += f", source {cite(fact)}"
     return text
@@ -329,8 +380,9 @@ def subject_section(title: str | None, facts: Sequence[TimelineFact], instant: d
     heading = "## Facts" if title is None else f"## Facts: {title}"
     current = current_rows(facts, instant)
     cutoff = instant - timedelta(days=freshness_days)
-    # Stale means confirmed too long before the viewed date; a later confirmation is fresh.
-    stale = {f.id for f in current if f.last_confirmed_at < cutoff}
+    # Stale means its last confirmation made by the viewed date is too old; a confirmation
+    # made after that date says nothing about how fresh the fact was then.
+    stale = {f.id for f in current if confirmed_by(f, instant) < cutoff}
     shown = current if show_stale else [f for f in current if f.id not in stale]
     blocks = [heading, "### Current", current_table(shown, stale)]
     if stale and not show_stale:
@@ -373,6 +425,14 @@ def table_row(fact: TimelineFact, *, disputed: bool, stale: bool) -> str:
 def cell(text: str) -> str:
     """A table cell: one line, and a pipe in a value must not open a new column."""
     return " ".join(text.split()).replace("|", "\\|")
+
+
+def confirmed_by(fact: TimelineFact, instant: datetime) -> datetime:
+    """The fact's latest confirmation made at or before ``instant``: its own observation or
+    a corroboration's (the first observation when all came later)."""
+    made = [t for t in (fact.observed_at, *fact.corroborated_at, fact.last_confirmed_at)
+            if t <= instant]
+    return max(made) if made else fact.observed_at
 
 
 def stale_note(hidden: int, freshness_days: int, instant: datetime) -> str:

@@ -26,6 +26,7 @@ from factstore.errors import InvalidInput
 from factstore.timelines.cardinality import MANY, check_cardinality
 from factstore.timelines.dates import start_of
 from factstore.timelines.model import Resolution, Resolved, TimelineFact
+from factstore.timelines.values import value_key
 
 CURRENT = "current"
 SUPERSEDED = "superseded"
@@ -128,11 +129,11 @@ def current_at(facts: Sequence[TimelineFact], instant: datetime,
     check_cardinality(cardinality)
     valid = [f for f in _live(facts) if valid_at(f, instant)]
     if cardinality == MANY:
-        newest: dict[tuple[str, str | None], TimelineFact] = {}
+        newest: dict[tuple[str, str], TimelineFact] = {}
         for fact in valid:
-            held = newest.get(fact.value_unit)
+            held = newest.get(fact.value_key)
             if held is None or _newest_key(fact) > _newest_key(held):
-                newest[fact.value_unit] = fact
+                newest[fact.value_key] = fact
         return tuple(sorted(newest.values(), key=_order_key))
     disputed = [f for f in valid if f.status == DISPUTED]
     if disputed:
@@ -157,8 +158,9 @@ def corroborated_by(value: str, unit: str | None, valid_from: str | None, observ
     check_cardinality(cardinality)
     start = start_of(valid_from)
     instant = _require_aware(observed_at) if start is None else start
+    wanted = value_key(value, unit)
     matches = [f for f in _live(facts)
-               if f.value_unit == (value, unit) and valid_at(f, instant)]
+               if f.value_key == wanted and valid_at(f, instant)]
     return max(matches, key=_newest_key) if matches else None
 
 
@@ -171,7 +173,7 @@ def _group_by_start(ordered: Sequence[TimelineFact]) -> list[list[TimelineFact]]
 
 def _is_disputed_group(group: Sequence[TimelineFact]) -> bool:
     """Rule 4: one start, different values: nothing says which came first."""
-    return len({f.value_unit for f in group}) > 1
+    return len({f.value_key for f in group}) > 1
 
 
 def _pair(a: TimelineFact, b: TimelineFact, rule: str) -> Pair:
@@ -181,7 +183,7 @@ def _pair(a: TimelineFact, b: TimelineFact, rule: str) -> Pair:
 def _rule4_pairs(group: Sequence[TimelineFact]) -> set[Pair]:
     """Every pair of a group that disagrees on value+unit (agreeing facts do not dispute)."""
     return {_pair(a, b, RULE_4) for a, b in itertools.combinations(group, 2)
-            if a.value_unit != b.value_unit}
+            if a.value_key != b.value_key}
 
 
 def _rule6_pairs(group: Sequence[TimelineFact], following: Sequence[TimelineFact]) -> set[Pair]:
@@ -200,7 +202,7 @@ def _rule6_pairs(group: Sequence[TimelineFact], following: Sequence[TimelineFact
             continue
         for successor in following:
             if (_aware(fact.observed_at) > _aware(successor.observed_at)
-                    and fact.value_unit != successor.value_unit):
+                    and fact.value_key != successor.value_key):
                 pairs.add(_pair(fact, successor, RULE_6))
     return pairs
 
@@ -289,9 +291,8 @@ def resolve_timeline(facts: Sequence[TimelineFact], cardinality: str) -> Resolut
     resolved = [_retracted(f) for f in facts if f.retracted]
     live = _live(facts)
     if cardinality == MANY:
-        # groupby needs its input sorted by the key; None sorts before any unit string.
-        by_value = sorted(live, key=lambda f: (f.value, f.unit is not None, f.unit or ""))
-        timelines = [list(run) for _, run in itertools.groupby(by_value, key=lambda f: f.value_unit)]
+        by_value = sorted(live, key=lambda f: f.value_key)
+        timelines = [list(run) for _, run in itertools.groupby(by_value, key=lambda f: f.value_key)]
     else:
         timelines = [live] if live else []
     disputes: set[Pair] = set()
