@@ -50,6 +50,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "backfill_facts": ("facts", "backfill"),
     "facts": ("facts", "show"),
     "retract": ("facts", "retract"),
+    "end_fact": ("facts", "end"),
     "brief": ("facts", "brief"),
 }
 

@@ -15,7 +15,7 @@ EXPECTED_COLUMNS = [
     "id", "subject", "attribute", "cardinality", "value", "unit", "status", "valid_from",
     "valid_to", "effective_valid_to", "valid_from_at", "valid_to_at", "observed_at",
     "last_confirmed_at", "recorded_at", "is_current", "superseded_by", "supersedes", "source",
-    "quote", "confidence",
+    "quote", "confidence", "scope",
 ]
 
 

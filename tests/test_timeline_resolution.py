@@ -153,8 +153,15 @@ def test_rule6_stated_end_past_next_start_observed_after_is_disputed() -> None:
     assert resolution.disputes == ((1, 2, "rule-6"),)
     got = resolution.by_id()
     assert got[1].status == got[2].status == "disputed"
-    # the links and ends still follow rule 5
-    assert (got[1].effective_valid_to, got[1].superseded_by) == ("2026", 2)
+    # disputed over the overlap: the late observation's own end stands (issue 8 §2)
+    assert (got[1].effective_valid_to, got[1].superseded_by) == ("2027", 2)
+    decided = apply([a, b], resolution)
+    both = current_at(decided, datetime(2026, 6, 1, tzinfo=UTC), "one")
+    assert [f.value for f in both] == ["40", "41"]
+    assert [f.value for f in current_at(decided, datetime(2025, 6, 1, tzinfo=UTC),
+                                        "one")] == ["40"]
+    assert [f.value for f in current_at(decided, datetime(2027, 6, 1, tzinfo=UTC),
+                                        "one")] == ["41"]
     assert got[2].supersedes == 1
 
 

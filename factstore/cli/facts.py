@@ -135,6 +135,24 @@ def facts_retract(
                                if result else "")))
 
 
+@facts_app.command("end")
+def facts_end(
+    ctx: typer.Context,
+    fact_id: Annotated[int, typer.Argument(metavar="ID", help="The timeline fact to end.")],
+    valid_to: Annotated[str, typer.Argument(metavar="VALID_TO",
+                                            help="When it stopped holding: 2026, 2026-10, ...")],
+    observed_at: Annotated[str | None, typer.Option(
+        "--observed-at", help="when the source said it ended (RFC 3339; default now)")] = None,
+    source: Annotated[str | None, typer.Option(help="where the end was said")] = None,
+) -> None:
+    """End a timeline fact at VALID_TO: its claim observed again with the end stated."""
+    result = _store(ctx).end_fact(fact_id, valid_to, observed_at=observed_at, source=source)
+    _emit(ctx, result, lambda c: c.print(
+        f"fact #{fact_id} ended at {valid_to}: {result.fact.attribute}({result.fact.subject}) "
+        f"= {result.fact.value} now runs {result.fact.valid_from or '?'}..{valid_to} "
+        f"(fact #{result.id}, {result.outcome})"))
+
+
 def _facts_in(text: str, path: Path) -> list[object]:
     """A JSON array of facts, a format v1 request, or JSON Lines of facts."""
     stripped = text.strip()

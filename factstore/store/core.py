@@ -64,7 +64,7 @@ TOOLS = (
     "describe", "remember", "recall", "resolve_conflict", "resolve_both_stand",
     "open_conflicts", "registry_query", "registry_add_leaf", "registry_propose_root",
     "open_questions", "update_open_question", "write_facts", "backfill_facts",
-    "retract", "facts", "brief",
+    "retract", "end_fact", "facts", "brief",
 )
 MAX_CAPTURE_CHARS = 1_000_000
 

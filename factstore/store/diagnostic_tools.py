@@ -61,3 +61,9 @@ class DiagnosticTools:
         """ANALYZE the store's tables, so the planner's statistics match a fresh bulk load."""
         with self._tx() as cur:  # type: ignore[attr-defined]
             diagnostics.analyze_tables(cur, settings=self.settings)  # type: ignore[attr-defined]
+
+    def row_counts(self) -> dict[str, int]:
+        """Exact row counts of the store's tables (a full count each): what a re-run must not
+        change. Facts, evidence, documents, conflicts, history, candidate roots, tags."""
+        with self._tx() as cur:  # type: ignore[attr-defined]
+            return diagnostics.row_counts(cur)

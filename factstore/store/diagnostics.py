@@ -396,3 +396,16 @@ def _walk(node: dict[str, Any], depth: int, lines: list[str], indexes: list[str]
     for child in node.get("Plans", ()):
         _walk(child, depth + 1, lines, indexes)
 
+
+
+#: The tables row_counts reports, in a fixed order.
+COUNTED_TABLES = ("facts", "evidence", "documents", "conflicts", "fact_history",
+                  "candidate_roots", "tags")
+
+
+def row_counts(cur: Any) -> dict[str, int]:
+    """count(*) of each table in COUNTED_TABLES (names are constants, never input)."""
+    parts = " UNION ALL ".join(f"SELECT '{t}' AS name, count(*) AS n FROM {t}"
+                               for t in COUNTED_TABLES)
+    cur.execute(parts)
+    return {row["name"]: int(row["n"]) for row in cur.fetchall()}

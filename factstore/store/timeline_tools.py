@@ -16,10 +16,11 @@ from typing import Any
 from factstore.errors import InvalidInput
 from factstore.store import timelines as timeline_sql
 from factstore.timelines.about import attribute_candidates, keys_about
-from factstore.timelines.dates import as_of_instant
+from factstore.timelines.dates import as_of_instant, start_of
 from factstore.timelines.format_v1 import FactsValidationError, validate_request
 from factstore.timelines.model import (
     BackfillResult,
+    FactWrite,
     TimelineAnswer,
     TimelineFact,
     TimelineKey,
@@ -28,7 +29,8 @@ from factstore.timelines.model import (
 from factstore.timelines.question_time import as_of_from_question
 from factstore.timelines.redaction import redact_fields
 from factstore.timelines.render import Brief, own_source, render_brief, render_line
-from factstore.timelines.resolution import current_at, history_order
+from factstore.timelines.resolution import current_at, history_order, sort_start
+from factstore.timelines.scopes import scope_notes
 from factstore.timelines.subjects import resolve_me
 
 MAX_READ = 500
@@ -97,6 +99,48 @@ class TimelineTools:
                                          [r for _, r in redacted], _scope(shared, user),
                                          document, vector, now and _aware_now(now))
 
+    def end_fact(self, fact_id: int, valid_to: str, *, observed_at: datetime | str | None = None,
+                 source: str | None = None, quote: str | None = None,
+                 now: datetime | None = None) -> FactWrite:
+        """End a timeline fact at ``valid_to`` (seed 002 §9, ``ended: [{id, valid_to}]``).
+
+        Nothing is rewritten: the fact's claim is observed again with the end stated (in the
+        fact's own scope, observed now unless ``observed_at`` says when the source said it),
+        and the key is re-resolved, so the ended version supersedes the open one and the
+        value stops at ``valid_to``. Works for a many value too. Refuses an unknown id, a
+        fact that is not a timeline fact or is retracted, and an end not after its start.
+        """
+        if not isinstance(fact_id, int) or isinstance(fact_id, bool):
+            raise InvalidInput(f"a fact id is an integer, got {fact_id!r}")
+        at = _aware_now(now)
+        with self._tx() as cur:
+            fact = timeline_sql.fact_for_end(cur, fact_id)
+            request = {"subject": fact.subject, "attribute": fact.attribute,
+                       "value": fact.value, "valid_to": valid_to,
+                       "source": source if source is not None else f"end:fact-{fact_id}"}
+            for name, value in (("unit", fact.unit), ("valid_from", fact.valid_from),
+                                ("quote", quote), ("cardinality", fact.cardinality)):
+                if value is not None:
+                    request[name] = value
+            if observed_at is not None:
+                request["observed_at"] = (observed_at.isoformat() if isinstance(
+                    observed_at, datetime) else observed_at)
+            written, _ = validate_request({"format": 1, "facts": [request]}, now=at)
+            start = sort_start(fact)
+            end = start_of(written[0].valid_to)
+            if end is None or end <= start:
+                raise InvalidInput(f"valid_to {valid_to!r} must be after the start of fact "
+                                   f"#{fact_id} ({fact.valid_from or fact.observed_at})")
+            redacted = [redact_fields(f) for f in written]
+            document = timeline_sql.request_text(
+                {"format": 1, "ended": [{"id": fact_id, "valid_to": valid_to}],
+                 "facts": [dataclasses.asdict(f) for f, _ in redacted]})
+            vector = self._embed([timeline_sql.statement_of(written[0])])[0]
+            result = timeline_sql.write(cur, [f for f, _ in redacted],
+                                        [r for _, r in redacted], fact.scope or "shared",
+                                        document, vector, now and at)
+        return result.facts[0]
+
     def retract(self, fact_id: int, *, reason: str = "retracted by request",
                 now: datetime | None = None) -> TimelineFact | None:
         """Withdraw a fact (never deleted); a timeline fact's key is re-resolved, so what it
@@ -127,8 +171,10 @@ class TimelineTools:
             if believed is not None:
                 keys = [k for k in (timeline_sql.as_known_at(cur, facts, believed)
                                     for facts in keys) if k]
+        notes = scope_notes(_scoped(keys), instant)
         return TimelineAnswer(label, instant,
-                              tuple(_key(facts, instant, limit) for facts in keys),
+                              tuple(_key(facts, instant, limit, note)
+                                    for facts, note in zip(keys, notes, strict=True)),
                               known_at=believed)
 
     def brief(self, question: str, *, as_of: str | datetime | None = None,
@@ -143,15 +189,18 @@ class TimelineTools:
         with self._tx() as cur:
             timelines = self._timelines_about(cur, question, user)
         return render_brief(question, [(f[0].subject, f[0].attribute, f[0].cardinality, f)
-                                       for f in timelines], instant, label)
+                                       for f in timelines], instant, label,
+                            notes=scope_notes(_scoped(timelines), instant))
 
     def _timeline_lines(self, cur: Any, question: str, now: datetime) -> tuple[str, ...]:
         """Recall's timeline part: the lines of the keys the question is about, as of the
         time it names (else now), each fact cited by its own source."""
         label, instant = as_of_instant(as_of_from_question(question, now), now)
+        timelines = self._timelines_about(cur, question, self.user_id)
+        notes = scope_notes(_scoped(timelines), instant)
         return tuple(render_line(f[0].subject, f[0].attribute, f[0].cardinality, f, instant,
-                                 cite=own_source, as_of=label)
-                     for f in self._timelines_about(cur, question, self.user_id))
+                                 cite=own_source, as_of=label, note=note)
+                     for f, note in zip(timelines, notes, strict=True))
 
     def _timelines_about(self, cur: Any, question: str, user: str) -> list[list[TimelineFact]]:
         candidates = attribute_candidates(question)
@@ -165,7 +214,8 @@ class TimelineTools:
         return found
 
 
-def _key(facts: list[TimelineFact], instant: datetime, limit: int = MAX_READ) -> TimelineKey:
+def _key(facts: list[TimelineFact], instant: datetime, limit: int = MAX_READ,
+         note: str | None = None) -> TimelineKey:
     """One key's answer; the current value is judged on the whole key, but a key longer than
     the read cap shows only its newest ``limit`` history entries."""
     first = facts[0]
@@ -173,7 +223,11 @@ def _key(facts: list[TimelineFact], instant: datetime, limit: int = MAX_READ) ->
         first.subject, first.attribute, first.cardinality,
         current_at(facts, instant, first.cardinality), history_order(facts)[:limit],
         render_line(first.subject, first.attribute, first.cardinality, facts, instant,
-                    cite=own_source))
+                    cite=own_source, note=note), scope=first.scope)
+
+
+def _scoped(keys: list[list[TimelineFact]]) -> list[Any]:
+    return [(f[0].scope, f[0].subject, f[0].attribute, f[0].cardinality, f) for f in keys]
 
 
 def _shift(path: str, offset: int) -> str:

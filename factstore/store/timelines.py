@@ -10,7 +10,7 @@ from typing import Any
 
 from psycopg.types.json import Jsonb
 
-from factstore.errors import FactNotFound
+from factstore.errors import FactNotFound, InvalidInput, SchemaError
 from factstore.kinds import Verdict
 from factstore.store import transitions
 from factstore.store.remember import content_hash, lineage_of
@@ -23,11 +23,13 @@ from factstore.timelines.model import (
     VERDICT_TO_STATUS,
     BackfillResult,
     FactWrite,
+    Seen,
     TimelineFact,
     WriteFactsResult,
 )
 from factstore.timelines.observations import Observation, holder, settle
 from factstore.timelines.resolution import apply, resolve_timeline
+from factstore.timelines.values import value_key
 
 TIMELINE_COLUMNS = (
     "id, subject, attribute, value, unit, cardinality, valid_from, valid_to, observed_at, "
@@ -36,6 +38,8 @@ TIMELINE_COLUMNS = (
 )
 
 Key = tuple[str, str, str]  # (scope, subject, attribute)
+#: A key settles in one pass per promoted observation; far more means a resolution loop.
+_MAX_SETTLE_PASSES = 10_000
 
 
 def timeline_fact(row: dict[str, Any]) -> TimelineFact:
@@ -48,7 +52,7 @@ def timeline_fact(row: dict[str, Any]) -> TimelineFact:
         source=row["evidence_source_ref"], quote=row["evidence_quote"],
         confidence=row["confidence"], retracted=status == "retracted", status=status,
         effective_valid_to=row["effective_valid_to"], superseded_by=row["superseded_by"],
-        supersedes=row["supersedes"])
+        supersedes=row["supersedes"], scope=row.get("timeline_scope"))
 
 
 def statement_of(fact: WrittenFact | TimelineFact) -> str:
@@ -69,7 +73,39 @@ def lock_keys(cur: Any, keys: Sequence[Key]) -> None:
 def load_key(cur: Any, key: Key) -> list[TimelineFact]:
     cur.execute(f"SELECT {TIMELINE_COLUMNS} FROM facts WHERE timeline_scope = %s AND "
                 "subject = %s AND attribute = %s ORDER BY id", key)
-    return [timeline_fact(r) for r in cur.fetchall()]
+    return with_observations(cur, [timeline_fact(r) for r in cur.fetchall()])
+
+
+def with_observations(cur: Any, facts: list[TimelineFact],
+                      known_at: datetime | None = None) -> list[TimelineFact]:
+    """The facts with the corroborations they keep (recorded by ``known_at``, if given):
+    when each was observed, by which source, and when the fact's own claim was last
+    repeated (resolution's "newer observation" reads that)."""
+    if not facts:
+        return facts
+    cur.execute("SELECT fact_id, observed_at, source, quote, value, unit, valid_from_at, "
+                "valid_to FROM evidence WHERE role = 'corroboration' AND fact_id = ANY(%s) "
+                "AND (%s::timestamptz IS NULL OR recorded_at <= %s) "
+                "ORDER BY fact_id, observed_at, source, quote",
+                ([f.id for f in facts], known_at, known_at))
+    kept: dict[int, list[dict[str, Any]]] = {}
+    for row in cur.fetchall():
+        kept.setdefault(row["fact_id"], []).append(row)
+    out = []
+    for fact in facts:
+        rows = kept.get(fact.id)
+        if not rows:
+            out.append(fact)
+            continue
+        claim = (fact.value_key, start_of(fact.valid_from), start_of(fact.valid_to))
+        repeats = [r["observed_at"] for r in rows
+                   if (value_key(r["value"], r["unit"]), r["valid_from_at"],
+                       start_of(r["valid_to"])) == claim]
+        out.append(dataclasses.replace(
+            fact, corroborations=tuple(Seen(r["observed_at"], r["source"], r["quote"] or None,
+                                            r["value"], r["unit"]) for r in rows),
+            restated_at=max(repeats) if repeats else None))
+    return out
 
 
 def write(cur: Any, facts: Sequence[WrittenFact], redactions: Sequence[tuple[dict, ...]],
@@ -99,6 +135,8 @@ def write(cur: Any, facts: Sequence[WrittenFact], redactions: Sequence[tuple[dic
                       existing, cardinality)
         if same is not None:
             _corroborate(cur, same.id, document_id, fact, observed, at)
+            # A repeat of a claim makes it newer, which can change which claim wins.
+            resolve_key(cur, key, cardinality, at, f"fact #{same.id} corroborated")
             out.append(FactWrite(same.id, "corroborated", _reload(cur, same.id), redacted))
             continue
         new_id = _insert(cur, fact, scope, cardinality, observed, document_id, redacted, at)
@@ -275,7 +313,7 @@ def resolve_key(cur: Any, key: Key, cardinality: str, at: datetime, reason: str,
     resolved again (timelines/observations.py). Each pass promotes one observation, so the
     loop ends; afterwards the timeline is what the whole set of observations says."""
     _resolve_once(cur, key, cardinality, at, reason, loaded)
-    while True:
+    for _ in range(_MAX_SETTLE_PASSES):
         facts = load_key(cur, key)
         observations = _corroborations(cur, facts)
         if not observations:
@@ -285,12 +323,17 @@ def resolve_key(cur: Any, key: Key, cardinality: str, at: datetime, reason: str,
             cur.execute("UPDATE evidence SET fact_id = %s WHERE id = %s", (fact_id, obs_id))
         if moves:
             _recount_confirmations(cur, [f.id for f in facts])
-        if orphan is None:
+        if orphan is not None:
+            new_id = _promote(cur, key, cardinality, orphan, at)
+            reason = (f"observation #{orphan.id} kept as fact #{new_id}: fact "
+                      f"#{orphan.fact_id} no longer holds it")
+        elif not moves:
             return
-        new_id = _promote(cur, key, cardinality, orphan, at)
-        _resolve_once(cur, key, cardinality, at,
-                      f"observation #{orphan.id} kept as fact #{new_id}: fact "
-                      f"#{orphan.fact_id} no longer holds it", None)
+        # A moved repeat changes when its claim was last observed; a new fact changes the
+        # ranges: resolve again and read the observations again.
+        _resolve_once(cur, key, cardinality, at, reason, None)
+    raise SchemaError(f"timeline {key} did not settle after {_MAX_SETTLE_PASSES} passes; "
+                      "report it with the key's facts")
 
 
 def _corroborations(cur: Any, facts: Sequence[TimelineFact]) -> list[Observation]:
@@ -401,6 +444,22 @@ def retract(cur: Any, fact_id: int, reason: str, at: datetime) -> TimelineFact |
     return _reload(cur, fact_id)
 
 
+def fact_for_end(cur: Any, fact_id: int) -> TimelineFact:
+    """The live timeline fact ``end_fact`` may end, or a typed refusal saying why not."""
+    cur.execute(f"SELECT {TIMELINE_COLUMNS}, attribute IS NULL AS plain FROM facts "
+                "WHERE id = %s", (fact_id,))
+    row = cur.fetchone()
+    if row is None:
+        raise FactNotFound(f"no fact #{fact_id} to end")
+    if row["plain"]:
+        raise InvalidInput(f"fact #{fact_id} is not a timeline fact; only facts written with "
+                           "write_facts have a valid time to end")
+    fact = timeline_fact(row)
+    if fact.retracted:
+        raise InvalidInput(f"fact #{fact_id} is retracted; there is nothing to end")
+    return fact
+
+
 def _reload(cur: Any, fact_id: int) -> TimelineFact:
     cur.execute(f"SELECT {TIMELINE_COLUMNS} FROM facts WHERE id = %s", (fact_id,))
     return timeline_fact(cur.fetchone())
@@ -410,45 +469,31 @@ def read_keys(cur: Any, scopes: Sequence[str], subject: str | None, attribute: s
               limit: int) -> list[list[TimelineFact]]:
     """Whole keys, newest-written first, until about ``limit`` facts are gathered."""
     cur.execute(
-        "SELECT subject, attribute, max(t_captured) AS newest, count(*) AS n FROM facts "
-        "WHERE attribute IS NOT NULL AND timeline_scope = ANY(%(s)s) "
+        "SELECT timeline_scope, subject, attribute, max(t_captured) AS newest, count(*) AS n "
+        "FROM facts WHERE attribute IS NOT NULL AND timeline_scope = ANY(%(s)s) "
         "AND (%(subj)s::text IS NULL OR subject = %(subj)s) "
         "AND (%(attr)s::text IS NULL OR attribute = %(attr)s) "
-        "GROUP BY subject, attribute ORDER BY newest DESC, subject, attribute",
+        "GROUP BY timeline_scope, subject, attribute "
+        "ORDER BY newest DESC, subject, attribute, timeline_scope",
         {"s": list(scopes), "subj": subject, "attr": attribute})
     chosen, total = [], 0
     for row in cur.fetchall():
         if chosen and total + row["n"] > limit:
             break
-        chosen.append((row["subject"], row["attribute"]))
+        chosen.append((row["timeline_scope"], row["subject"], row["attribute"]))
         total += row["n"]
     if not chosen:
         return []
     cur.execute(
         f"SELECT {TIMELINE_COLUMNS} FROM facts WHERE attribute IS NOT NULL AND "
-        "timeline_scope = ANY(%s) AND (subject, attribute) IN (SELECT * FROM unnest(%s::text[], "
-        "%s::text[])) ORDER BY id", (list(scopes), [c[0] for c in chosen], [c[1] for c in chosen]))
-    grouped: dict[tuple[str, str], list[TimelineFact]] = {c: [] for c in chosen}
-    rows = cur.fetchall()
-    corroborated = _corroboration_times(cur, [r["id"] for r in rows])
-    for row in rows:
-        fact = timeline_fact(row)
-        if fact.id in corroborated:
-            fact = dataclasses.replace(fact, corroborated_at=corroborated[fact.id])
-        grouped[(row["subject"], row["attribute"])].append(fact)
+        "(timeline_scope, subject, attribute) IN (SELECT * FROM unnest(%s::text[], %s::text[], "
+        "%s::text[])) ORDER BY id",
+        ([c[0] for c in chosen], [c[1] for c in chosen], [c[2] for c in chosen]))
+    # A scope is a timeline of its own: personal and shared facts never mask each other.
+    grouped: dict[tuple[str, str, str], list[TimelineFact]] = {c: [] for c in chosen}
+    for fact in with_observations(cur, [timeline_fact(row) for row in cur.fetchall()]):
+        grouped[(fact.scope or "", fact.subject, fact.attribute)].append(fact)
     return [facts for facts in grouped.values() if facts]
-
-
-def _corroboration_times(cur: Any, fact_ids: Sequence[int],
-                         known_at: datetime | None = None) -> dict[int, tuple[datetime, ...]]:
-    """When each fact's corroborations were observed (recorded by ``known_at``, if given)."""
-    if not fact_ids:
-        return {}
-    cur.execute("SELECT fact_id, array_agg(observed_at ORDER BY observed_at) AS times "
-                "FROM evidence WHERE role = 'corroboration' AND fact_id = ANY(%s) AND "
-                "(%s::timestamptz IS NULL OR recorded_at <= %s) GROUP BY fact_id",
-                (list(fact_ids), known_at, known_at))
-    return {r["fact_id"]: tuple(r["times"]) for r in cur.fetchall()}
 
 
 def as_known_at(cur: Any, facts: list[TimelineFact], known_at: datetime) -> list[TimelineFact]:
@@ -461,13 +506,12 @@ def as_known_at(cur: Any, facts: list[TimelineFact], known_at: datetime) -> list
     cur.execute("SELECT DISTINCT fact_id FROM fact_history WHERE fact_id = ANY(%s) AND "
                 "to_verdict = 'withdrawn' AND at <= %s", (ids, known_at))
     retracted = {r["fact_id"] for r in cur.fetchall()}
-    corroborated = _corroboration_times(cur, ids, known_at)
     then = [dataclasses.replace(f, retracted=f.id in retracted,
                                 status="retracted" if f.id in retracted else "current",
-                                corroborated_at=corroborated.get(f.id, ()),
-                                last_confirmed_at=max((f.observed_at,
-                                                       *corroborated.get(f.id, ()))))
+                                corroborations=(), restated_at=None)
             for f in learned]
+    then = [dataclasses.replace(f, last_confirmed_at=max((f.observed_at, *f.corroborated_at)))
+            for f in with_observations(cur, then, known_at)]
     cardinality = then[0].cardinality
     return apply(then, resolve_timeline(then, cardinality))
 

@@ -1,4 +1,5 @@
-"""Rule 2 (corroboration) for many writes to one key between two resolutions.
+"""Rule 2 (corroboration, as ``observations.holder`` reads it) for many writes to one key
+between two resolutions.
 
 A backfill writes thousands of facts to a key and resolves it once at the end, so the stored
 effective ends are stale while it runs. Validity needs no resolution, though: a live fact
@@ -21,7 +22,8 @@ from factstore.timelines.values import value_key
 
 
 class CorroborationIndex:
-    """The live facts of one key, indexed for ``find`` (equivalent to ``corroborated_by``)."""
+    """The live facts of one key, indexed for ``find`` (``observations.holder`` without the
+    rule-6 disputes a resolution would find)."""
 
     def __init__(self, facts: Iterable[TimelineFact], cardinality: str) -> None:
         self.cardinality = cardinality
@@ -56,16 +58,27 @@ class CorroborationIndex:
         # tie). Same start, different values: a dispute, and every side keeps its range.
         group = self._groups[(timeline, start)]
         if len({f.value_key for f in group}) == 1:
-            return fact is max(group, key=lambda f: (f.observed_at, f.id))
+            return fact is max(group, key=lambda f: (f.claim_observed_at, f.id))
         return True
+
+    def _disputed(self, fact: TimelineFact) -> bool:
+        group = self._groups[(self._timeline(fact.value_key), sort_start(fact))]
+        return len({f.value_key for f in group}) > 1
 
     def find(self, value: str, unit: str | None, valid_from: str | None,
              observed_at: datetime, valid_to: str | None = None) -> TimelineFact | None:
-        """The live fact with this value+unit holding at the new fact's start, else None; an
-        observation that states an end corroborates only a fact stating the same end."""
+        """What ``observations.holder`` finds, from the index: a live fact making the same
+        claim (value, start, end), else one of the value and end holding at the start that
+        is not in a dispute (rule 4 is visible in the index; a rule-6 dispute is not, and
+        the settling after the backfill's resolution catches what that misses)."""
         instant = start_of(valid_from) or observed_at
         end = start_of(valid_to)
-        matches = [f for f in self._by_value.get(value_key(value, unit), [])
-                   if self.holds(f, instant)
-                   and (valid_to is None or start_of(f.valid_to) == end)]
-        return max(matches, key=lambda f: (f.observed_at, f.id)) if matches else None
+        same_value = [f for f in self._by_value.get(value_key(value, unit), [])
+                      if start_of(f.valid_to) == end]
+        same_claim = [f for f in same_value if sort_start(f) == instant]
+        if same_claim:
+            return max(same_claim, key=lambda f: (f.observed_at, f.id))
+        if valid_to is not None:
+            return None  # an end at another start is news (observations.holder)
+        matches = [f for f in same_value if self.holds(f, instant) and not self._disputed(f)]
+        return max(matches, key=lambda f: (f.claim_observed_at, f.id)) if matches else None

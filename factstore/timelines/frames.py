@@ -45,6 +45,7 @@ COLUMNS: dict[str, str] = {
     "source": "str",
     "quote": "str",
     "confidence": "float",
+    "scope": "str",
 }
 
 
@@ -85,6 +86,7 @@ def fact_row(key: TimelineKey, fact: TimelineFact) -> dict[str, Any]:
         "source": fact.source,
         "quote": fact.quote,
         "confidence": fact.confidence,
+        "scope": fact.scope,
     }
 
 

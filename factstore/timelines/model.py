@@ -14,6 +14,21 @@ VERDICT_TO_STATUS = {v: k for k, v in STATUS_TO_VERDICT.items()}
 
 
 @dataclass(frozen=True)
+class Seen:
+    """One observation a fact keeps: when, by which source, the quote, the value as written."""
+
+    observed_at: datetime
+    source: str | None
+    quote: str | None
+    value: str
+    unit: str | None
+
+    def order(self) -> tuple[datetime, str, str, str, str]:
+        return (self.observed_at, self.source or "", self.quote or "", self.value,
+                self.unit or "")
+
+
+@dataclass(frozen=True)
 class TimelineFact:
     """One stored fact version of a subject+attribute timeline."""
 
@@ -41,8 +56,32 @@ class TimelineFact:
     effective_valid_to: str | None = None
     superseded_by: int | None = None
     supersedes: int | None = None
-    #: when the observations it keeps as corroborations were made (reads fill it in)
-    corroborated_at: tuple[datetime, ...] = ()
+    #: the scope it lives in: 'user:<id>' (personal) or 'shared'
+    scope: str | None = None
+    #: the observations it keeps as corroborations, oldest first (reads fill it in)
+    corroborations: tuple[Seen, ...] = ()
+    #: the latest observation of this very claim (value, start and end) kept as a
+    #: corroboration; None when it was observed once (reads fill it in)
+    restated_at: datetime | None = None
+
+    @property
+    def claim_observed_at(self) -> datetime:
+        """When this claim was last observed: the newer observation wins, and the claim is
+        as new as its latest repeat, whichever of its observations became the row."""
+        if self.restated_at is None or self.restated_at <= self.observed_at:
+            return self.observed_at
+        return self.restated_at
+
+    @property
+    def corroborated_at(self) -> tuple[datetime, ...]:
+        return tuple(c.observed_at for c in self.corroborations)
+
+    def first_observation(self) -> Seen:
+        """The earliest observation it keeps, its own or a corroboration's (ties by source,
+        quote, value): what a line shows and cites, so the same observations read the same
+        whichever of them arrived first and became the row."""
+        own = Seen(self.observed_at, self.source, self.quote, self.value, self.unit)
+        return min((own, *self.corroborations), key=Seen.order)
 
     @property
     def value_unit(self) -> tuple[str, str | None]:
@@ -92,6 +131,9 @@ class TimelineKey:
     history: tuple[TimelineFact, ...]
     #: the one-line form for a model, citing each fact by its own source
     line: str
+    #: the scope this timeline lives in: 'user:<id>' (personal) or 'shared'; a
+    #: subject+attribute with facts in both is read as two keys, never merged
+    scope: str | None = None
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,16 @@ re-resolved its corroborations are read again (:func:`settle`):
   the earliest first (by start, then observation time), and the key is resolved again, since
   the new fact may hold the next one.
 
-An observation with a stated valid_to corroborates only a fact that states the same end:
-"6 from 2020 until 2021" is news about when the 6 stopped, never swallowed as a repeat.
+A corroboration is a redundant observation: storing it as a fact would change nothing a
+read shows. So it must hold where the fact it repeats is the one answer. A disputed fact
+takes only repeats of its own claim: "3 from 2019-06" against a 2019 dispute between 3 and
+4 is news, since from 2019-06 it says the value is 3.
+
+An observation with a stated end corroborates only the very same claim (value, start and
+end): "6 from 2020 until 2021" is news about when the 6 stopped, never swallowed as a
+repeat, and by rule 6 it may say the 6 outlived what followed it. An open observation
+corroborates only an open fact: "6 from 2019" after "6 from 2019 until 2021" is news too
+(a newer observation that does not end it), whichever of the two arrives first.
 
 Pure functions over plain data.
 """
@@ -27,7 +35,8 @@ from datetime import datetime
 
 from factstore.timelines.dates import start_of
 from factstore.timelines.model import TimelineFact
-from factstore.timelines.resolution import corroborated_by
+from factstore.timelines.resolution import DISPUTED, corroborated_by, sort_start
+from factstore.timelines.values import value_key
 
 __all__ = ["Observation", "holder", "settle"]
 
@@ -55,10 +64,25 @@ class Observation:
 def holder(value: str, unit: str | None, valid_from: str | None, valid_to: str | None,
            observed_at: datetime, facts: Sequence[TimelineFact], cardinality: str,
            prefer: int | None = None) -> TimelineFact | None:
-    """The live fact an observation corroborates, or None when it is news (rule 2, and an
-    end must match an end). ``prefer`` keeps an observation on the fact it is already on
-    when that fact still holds it, so settling moves nothing needlessly."""
-    candidates = [f for f in facts if _same_end(f.valid_to, valid_to)]
+    """The live fact an observation corroborates, or None when it is news.
+
+    First a fact making the very same claim (value, start and end), whatever its range
+    became: a repeat of a claim is redundant even when a newer claim at the same start cut
+    the first one to nothing. Else rule 2, with the stated ends agreeing and a disputed fact
+    taking only repeats of its own start. ``prefer`` keeps an observation on the fact it is
+    already on when that fact still holds it, so settling moves nothing needlessly.
+    """
+    start = start_of(valid_from) or observed_at
+    wanted = value_key(value, unit)
+    live = [f for f in facts if not f.retracted and _same_end(f.valid_to, valid_to)]
+    same_claim = [f for f in live if f.value_key == wanted and sort_start(f) == start]
+    if same_claim:
+        return _pick(same_claim, prefer)
+    if valid_to is not None:
+        # A stated end at another start is news: by rule 6 it may say the value outlived
+        # the fact that followed it, which only a fact of its own can say.
+        return None
+    candidates = [f for f in live if f.status != DISPUTED]
     found = corroborated_by(value, unit, valid_from, observed_at, candidates, cardinality)
     if found is None or prefer is None or found.id == prefer:
         return found
@@ -69,8 +93,15 @@ def holder(value: str, unit: str | None, valid_from: str | None, valid_to: str |
     return found
 
 
+def _pick(facts: Sequence[TimelineFact], prefer: int | None) -> TimelineFact:
+    kept = next((f for f in facts if f.id == prefer), None)
+    return kept or max(facts, key=lambda f: (f.observed_at, f.id))
+
+
 def _same_end(stated: str | None, written: str | None) -> bool:
-    return written is None or start_of(stated) == start_of(written)
+    # Both open, or both ending at one instant: anything else says something else about
+    # the end, whichever of the two arrived first.
+    return start_of(stated) == start_of(written)
 
 
 def settle(facts: Sequence[TimelineFact], observations: Sequence[Observation],

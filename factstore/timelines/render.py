@@ -59,7 +59,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 from factstore.timelines.cardinality import MANY
-from factstore.timelines.model import TimelineFact, TimelineKey
+from factstore.timelines.model import Seen, TimelineFact, TimelineKey
 from factstore.timelines.resolution import (
     DISPUTED,
     RETRACTED,
@@ -67,6 +67,7 @@ from factstore.timelines.resolution import (
     current_at,
     end_instant,
     history_order,
+    shown_order,
     sort_start,
 )
 
@@ -98,8 +99,12 @@ def is_retracted(fact: TimelineFact) -> bool:
 
 
 def value_text(fact: TimelineFact) -> str:
-    """'41 EU', or '41' when there is no unit; newlines folded so a line stays one line."""
-    text = fact.value if not fact.unit else f"{fact.value} {fact.unit}"
+    """'41 EU', or '41' when there is no unit; newlines folded so a line stays one line.
+
+    Written as its first observation wrote it ("3" or "three" are one value; the earliest
+    spelling shows), so which observation became the row does not change the line."""
+    first = fact.first_observation()
+    text = first.value if not first.unit else f"{first.value} {first.unit}"
     return " ".join(text.split())
 
 
@@ -116,8 +121,9 @@ def day(instant: datetime) -> str:
 
 
 def start_order(facts: Iterable[TimelineFact]) -> tuple[TimelineFact, ...]:
-    """Oldest start first: history's order read forwards, so (later ...) runs on in time."""
-    return tuple(reversed(history_order(facts)))
+    """Oldest start first, so (later ...) runs on in time; one start's values by first
+    observation, then value (``shown_order``)."""
+    return tuple(sorted(facts, key=shown_order))
 
 
 def ended_by(fact: TimelineFact, instant: datetime) -> bool:
@@ -132,7 +138,8 @@ def ended_by(fact: TimelineFact, instant: datetime) -> bool:
 
 def render_line(subject: str, attribute: str, cardinality: str,
                 facts: Sequence[TimelineFact], instant: datetime, *,
-                cite: Callable[[TimelineFact], str], as_of: str | None = None) -> str:
+                cite: Callable[[TimelineFact], str], as_of: str | None = None,
+                note: str | None = None) -> str:
     """The one-line form of a subject+attribute timeline as of ``instant`` (§7).
 
     ``facts`` is every fact of the key (retracted ones are dropped here); ``cite`` names a
@@ -151,7 +158,7 @@ def render_line(subject: str, attribute: str, cardinality: str,
         began = instant
     else:
         began = min(sort_start(f) for f in answer)
-    earlier = [f for f in history_order(others) if ended_by(f, began)]
+    earlier = [f for f in sorted(others, key=shown_order, reverse=True) if ended_by(f, began)]
     later = start_order(f for f in others if sort_start(f) > instant)
 
     parts = [f"{attribute}({subject}) = {answer_text(answer, cardinality, instant, as_of)}"]
@@ -161,6 +168,8 @@ def render_line(subject: str, attribute: str, cardinality: str,
         parts.append("(was " + _listed(earlier) + ")")
     if later:
         parts.append("(later " + _listed(later) + ")")
+    if note:  # the scope tag when a key is read in personal and shared memory
+        parts.append(note)
     return " ".join(parts)
 
 
@@ -204,12 +213,12 @@ def _continues(by_id: dict[int, TimelineFact], fact: TimelineFact) -> bool:
 
 def _as_one(run: Sequence[TimelineFact]) -> TimelineFact:
     first, last = run[0], run[-1]
-    observed = min(t for f in run for t in (f.observed_at, *f.corroborated_at))
-    confirmed = max(f.last_confirmed_at for f in run)
+    kept = [c for f in run for c in f.corroborations]
+    kept += [Seen(f.observed_at, f.source, f.quote, f.value, f.unit) for f in run[1:]]
     return replace(first, valid_to=last.valid_to, effective_valid_to=last.effective_valid_to,
-                   status=last.status, superseded_by=last.superseded_by, observed_at=observed,
-                   last_confirmed_at=confirmed,
-                   corroborated_at=tuple(t for f in run for t in f.corroborated_at))
+                   status=last.status, superseded_by=last.superseded_by,
+                   last_confirmed_at=max(f.last_confirmed_at for f in run),
+                   corroborations=tuple(sorted(kept, key=Seen.order)))
 
 
 #: A line is read by a model: a long key's history is summarised, not dumped.
@@ -231,8 +240,12 @@ def answer_text(answer: Sequence[TimelineFact], cardinality: str, instant: datet
     values = [value_text(f) for f in answer]
     if cardinality == MANY:
         return "{" + ", ".join(values) + "}"
-    if len(answer) > 1 or any(f.status == DISPUTED for f in answer):
+    if len(answer) > 1:
         return "{disputed: " + " | ".join(values) + "}"
+    if answer[0].status == DISPUTED:
+        # its rival is not valid at this instant (a rule-6 pair outside its overlap):
+        # the value answers, and the mark says its timeline is unsettled
+        return values[0] + " (disputed)"
     return values[0]
 
 
@@ -240,9 +253,9 @@ def segment(fact: TimelineFact, cite: Callable[[TimelineFact], str]) -> str:
     """'valid FROM..TO, observed DATE, source X' for one answering fact: observed when the
     first observation of it was made (a corroboration may be older than the fact's row)."""
     start, end = range_bounds(fact)
-    observed = min((fact.observed_at, *fact.corroborated_at))
-    text = f"valid {start}..{end}, observed {day(observed)}"
-    if fact.source:
+    first = fact.first_observation()
+    text = f"valid {start}..{end}, observed {day(first.observed_at)}"
+    if first.source:
         text += f", source {cite(fact)}"
     return text
 
@@ -254,8 +267,9 @@ def brief_value(fact: TimelineFact) -> str:
 
 
 def own_source(fact: TimelineFact) -> str:
-    """The cite for GET /v1/facts: each fact by its own source."""
-    return fact.source or ""
+    """The cite for GET /v1/facts: each fact by its own source (its earliest observation's,
+    so the cite does not depend on which observation arrived first)."""
+    return fact.first_observation().source or ""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -291,7 +305,8 @@ class _Numbering:
         self.citations: list[Citation] = []
 
     def __call__(self, fact: TimelineFact) -> str:
-        key = (fact.source or "", fact.quote)
+        first = fact.first_observation()
+        key = (first.source or "", first.quote)
         if key not in self._titles:
             title = f"F{len(self.citations) + 1}"
             self._titles[key] = title
@@ -308,20 +323,21 @@ def timeline_parts(timeline: Timeline) -> tuple[str, str, str, Sequence[Timeline
 
 
 def render_brief(question: str, timelines: Sequence[Timeline], instant: datetime,
-                 as_of_label: str) -> Brief:
+                 as_of_label: str, notes: Sequence[str | None] | None = None) -> Brief:
     """The brief ask puts at the top: convention, one line per timeline, numbered citations.
 
     ``timelines`` are TimelineKeys (as Store.facts answers them; each key's history is
     rendered) or (subject, attribute, cardinality, facts) tuples, rendered in the given order.
     ``instant`` is what the facts are read as of and ``as_of_label`` how it was asked
-    ('now', '2025').
+    ('now', '2025'). ``notes`` (one per timeline) end the lines: the scope tags.
     """
     numbering = _Numbering()
     lines = []
-    for timeline in timelines:
+    for index, timeline in enumerate(timelines):
         subject, attribute, cardinality, facts = timeline_parts(timeline)
         lines.append(render_line(subject, attribute, cardinality, facts, instant,
-                                 cite=numbering, as_of=as_of_label))
+                                 cite=numbering, as_of=as_of_label,
+                                 note=notes[index] if notes else None))
     citations = tuple(numbering.citations)
     return Brief(question=question, as_of=as_of_label, as_of_instant=instant,
                  lines=tuple(lines), citations=citations, text=brief_text(lines, citations))

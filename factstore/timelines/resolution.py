@@ -91,12 +91,28 @@ def _start_text(fact: TimelineFact) -> str:
 
 
 def _order_key(fact: TimelineFact) -> tuple[datetime, datetime, int]:
-    return (sort_start(fact), _aware(fact.observed_at), fact.id)
+    return (sort_start(fact), _aware(fact.claim_observed_at), fact.id)
+
+
+def shown_order(fact: TimelineFact) -> tuple[datetime, datetime, tuple[str, str], int]:
+    """How values that answer together are listed: by start, then by their first
+    observation (a corroboration may be older than the row), then by value. Unlike the
+    resolution order it does not depend on which observation happened to be stored as the
+    row, so the same observations list the same way."""
+    return (sort_start(fact), _aware(fact.first_observation().observed_at), fact.value_key,
+            fact.id)
+
+
+def _answer_rank(fact: TimelineFact) -> tuple[bool, datetime, int]:
+    """When two could answer (seed 002 §4, §5): one with a source ranks above one without,
+    then the newer observation wins."""
+    sourced = bool(fact.source) or any(c.source for c in fact.corroborations)
+    return (sourced, _aware(fact.claim_observed_at), fact.id)
 
 
 def _newest_key(fact: TimelineFact) -> tuple[datetime, int]:
-    """'Newer observation wins': newest observed_at, then the highest id."""
-    return (_aware(fact.observed_at), fact.id)
+    """'Newer observation wins': the claim's newest observation, then the highest id."""
+    return (_aware(fact.claim_observed_at), fact.id)
 
 
 # -- validity -----------------------------------------------------------------------------------
@@ -122,25 +138,31 @@ def current_at(facts: Sequence[TimelineFact], instant: datetime,
 
     The live facts valid then, whatever their status (a superseded fact is still the answer for
     its own range). For a one attribute at most one, unless disputed facts are valid then, in
-    which case all of those; when two could answer, the newer observation wins. For a many
-    attribute, one fact per distinct value+unit (its newest observation). Results are ordered
+    which case one per disputed value; when two could answer, one with a source ranks above
+    one without, then the newer observation wins. For a many attribute, one fact per
+    distinct value (ranked the same way). Results are ordered
     by (start, observed_at, id), i.e. the order the values began.
     """
     check_cardinality(cardinality)
     valid = [f for f in _live(facts) if valid_at(f, instant)]
     if cardinality == MANY:
-        newest: dict[tuple[str, str], TimelineFact] = {}
-        for fact in valid:
-            held = newest.get(fact.value_key)
-            if held is None or _newest_key(fact) > _newest_key(held):
-                newest[fact.value_key] = fact
-        return tuple(sorted(newest.values(), key=_order_key))
+        return _one_per_value(valid)
     disputed = [f for f in valid if f.status == DISPUTED]
     if disputed:
-        return tuple(sorted(disputed, key=_order_key))
+        # one answer per value: two rows of one disputed value are one side of the dispute
+        return _one_per_value(disputed)
     if not valid:
         return ()
-    return (max(valid, key=_newest_key),)
+    return (max(valid, key=_answer_rank),)
+
+
+def _one_per_value(facts: Sequence[TimelineFact]) -> tuple[TimelineFact, ...]:
+    best: dict[tuple[str, str], TimelineFact] = {}
+    for fact in facts:
+        held = best.get(fact.value_key)
+        if held is None or _answer_rank(fact) > _answer_rank(held):
+            best[fact.value_key] = fact
+    return tuple(sorted(best.values(), key=shown_order))
 
 
 def corroborated_by(value: str, unit: str | None, valid_from: str | None, observed_at: datetime,
@@ -186,25 +208,42 @@ def _rule4_pairs(group: Sequence[TimelineFact]) -> set[Pair]:
             if a.value_key != b.value_key}
 
 
-def _rule6_pairs(group: Sequence[TimelineFact], following: Sequence[TimelineFact]) -> set[Pair]:
-    """Rule 6 between a group and the group that follows it.
+def _rule6(groups: Sequence[Sequence[TimelineFact]]
+           ) -> tuple[set[Pair], dict[int, str | None]]:
+    """Rule 6 over its overlap: the disputed pairs, and how far each late fact reaches.
 
-    A fact whose stated valid_to runs past the next start, and which was observed after the
-    fact that starts there, is a newer observation saying the old value still held: a conflict.
-    Every member of the group is checked (not only the last of a chain), since each states its
-    own valid_to. Equal value+unit never conflicts: both say the same thing.
+    A fact whose stated valid_to runs past the next start, and which was observed after
+    the fact that starts there, is a newer observation saying its value still held: a
+    conflict. It is disputed over the overlap, so its own end stands against the facts it
+    outlives. Walking the following groups that start before its stated end, it disputes
+    every fact of another value observed before it, and stops (its effective end is that
+    group's start) at the first group holding a fact observed after it (newer information
+    ends it, as rule 5 says) or one of its own value (the value goes on there anyway).
+    Every member of a group is checked, since each states its own valid_to.
     """
-    next_start = sort_start(following[0])
     pairs: set[Pair] = set()
-    for fact in group:
-        stated_end = start_of(fact.valid_to)
-        if stated_end is None or stated_end <= next_start:
-            continue
-        for successor in following:
-            if (_aware(fact.observed_at) > _aware(successor.observed_at)
-                    and fact.value_key != successor.value_key):
-                pairs.add(_pair(fact, successor, RULE_6))
-    return pairs
+    reach: dict[int, str | None] = {}
+    for index, group in enumerate(groups):
+        for fact in group:
+            stated_end = start_of(fact.valid_to)
+            if stated_end is None:
+                continue
+            observed = _aware(fact.claim_observed_at)
+            found: set[Pair] = set()
+            end: str | None = fact.valid_to
+            for following in groups[index + 1:]:
+                start = sort_start(following[0])
+                if start >= stated_end:
+                    break
+                if any(_aware(f.claim_observed_at) > observed
+                       or f.value_key == fact.value_key for f in following):
+                    end = _start_text(following[0])
+                    break
+                found |= {_pair(fact, f, RULE_6) for f in following}
+            if found:
+                pairs |= found
+                reach[fact.id] = end
+    return pairs, reach
 
 
 def _effective_end(fact: TimelineFact, successor: TimelineFact | None) -> str | None:
@@ -245,8 +284,8 @@ def _resolve_single(live: Sequence[TimelineFact]) -> tuple[list[Resolved], set[P
     disputes: set[Pair] = set()
     for group in groups:
         disputes |= _rule4_pairs(group)
-    for group, following in itertools.pairwise(groups):
-        disputes |= _rule6_pairs(group, following)
+    outliving, reach = _rule6(groups)
+    disputes |= outliving
     disputed_ids = {fact_id for a, b, _ in disputes for fact_id in (a, b)}
     resolved: list[Resolved] = []
     for index in range(len(groups)):
@@ -255,8 +294,9 @@ def _resolve_single(live: Sequence[TimelineFact]) -> tuple[list[Resolved], set[P
                 status = DISPUTED
             else:
                 status = CURRENT if successor is None else SUPERSEDED
+            end = reach[fact.id] if fact.id in reach else _effective_end(fact, successor)
             resolved.append(Resolved(
-                id=fact.id, status=status, effective_valid_to=_effective_end(fact, successor),
+                id=fact.id, status=status, effective_valid_to=end,
                 superseded_by=successor.id if successor else None,
                 supersedes=predecessor.id if predecessor else None))
     return resolved, disputes
