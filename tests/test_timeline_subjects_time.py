@@ -164,3 +164,35 @@ def test_first_named_time_wins() -> None:
 
 def test_not_a_string() -> None:
     assert as_of_from_question(None, NOW) is None  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("question", "as_of"), [
+    # an explicit as-of outranks every other time in the question
+    ("what was my shoe size last year, as of 2021?", "2021"),
+    ("in 2019 or so, as of 2022, who ran it?", "2022"),
+    # years before 1900 are read
+    ("who held the record as of 1898", "1898"),
+    ("what was the capital in 1850?", "1850"),
+    # a range is asked as of the end of its first period, every time
+    ("Who owned the house from 1811 to 1827?", "1811"),
+    ("who was it from Sep 1896 to Mar 1919?", "1896-09"),
+    ("who ran the lab between 2010 and 2014?", "2010"),
+    ("who coached the team 1990-1995?", "1990"),
+    # a date that describes something never beats the time asked about
+    ("Where did Ada, born 12 January 2000, live in 2014?", "2014"),
+    ("who ran the observatory built between 1772 and 1774 from 1774 to 1783?", "1774"),
+    ("which tools did I use in the 1990s?", "1999"),
+    ("what was my employer before 2020?", "2019"),
+])
+def test_the_strongest_time_named_wins(question: str, as_of: str) -> None:
+    assert as_of_from_question(question, NOW) == as_of
+
+
+@pytest.mark.parametrize("question", [
+    "Where does Ada, born in 2000, live?",
+    "who has been CEO since 2010?",
+    "what happened after 2020?",
+    "what do we deploy in June?",
+])
+def test_describing_and_open_ended_times_name_no_instant(question: str) -> None:
+    assert as_of_from_question(question, NOW) is None

@@ -156,8 +156,13 @@ class TimelineTools:
               as_of: str | datetime | None = None, known_at: str | datetime | None = None,
               user: str | None = None, limit: int = MAX_READ) -> TimelineAnswer:
         """Timelines read as seed 002 §5 says: per key the facts valid at ``as_of`` (a partial
-        date means the end of that period), the whole history and the line. ``known_at``
-        reads belief time: what the store believed at that moment."""
+        date means the end of that period), the whole history and the line.
+
+        ``known_at`` reads transaction time: what the store had *recorded* by that instant
+        (facts, corroborations and retractions it had stored by then), re-resolved, not what
+        its sources had observed by then (``observed_at`` is valid-time evidence, never the
+        store's own clock). A subject+attribute with facts in the personal and the shared
+        scope is answered as two keys, each line tagged with its scope."""
         user = user or self.user_id
         if subject is not None:
             subject = resolve_me(subject, user)
