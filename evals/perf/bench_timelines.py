@@ -224,6 +224,9 @@ def profile(call: Callable[[], Any], repeats: int) -> dict[str, Any]:
 
 FIRST_DAY = date(1980, 1, 1)
 FIRST_OBSERVED = datetime(2026, 1, 1, tzinfo=UTC)
+#: No generated observation is later than this (a valid day near today plus up to 60 days
+#: would otherwise land in the future, which write_facts refuses).
+OBSERVED_CAP = datetime(2026, 6, 1, tzinfo=UTC)
 
 
 def key_fact(position: int, *, observed: datetime, value: str | None = None,
@@ -383,6 +386,8 @@ def key_facts(subject_index: int, attribute: str, rng: random.Random) -> list[di
         starts.add(start)
         observed = datetime(day.year, day.month, day.day, tzinfo=UTC) + timedelta(
             days=rng.randrange(60), seconds=rng.randrange(86_400))
+        # an observation is made before it is written (the store refuses a future one)
+        observed = min(observed, OBSERVED_CAP)
         fact = {"subject": subject, "attribute": attribute, "value": value,
                 "valid_from": valid_from, "observed_at": stamp(observed),
                 "source": f"bench:u-{subject_index}#{attribute}-{k}",

@@ -83,8 +83,9 @@ def with_observations(cur: Any, facts: list[TimelineFact],
     repeated (resolution's "newer observation" reads that)."""
     if not facts:
         return facts
-    cur.execute("SELECT fact_id, observed_at, source, quote, value, unit, valid_from_at, "
-                "valid_to FROM evidence WHERE role = 'corroboration' AND fact_id = ANY(%s) "
+    cur.execute("SELECT id, fact_id, observed_at, source, quote, value, unit, valid_from, "
+                "valid_from_at, valid_to, confidence FROM evidence WHERE role = 'corroboration' "
+                "AND fact_id = ANY(%s) "
                 "AND (%s::timestamptz IS NULL OR recorded_at <= %s) "
                 "ORDER BY fact_id, observed_at, source, quote",
                 ([f.id for f in facts], known_at, known_at))
@@ -103,7 +104,8 @@ def with_observations(cur: Any, facts: list[TimelineFact],
                        start_of(r["valid_to"])) == claim]
         out.append(dataclasses.replace(
             fact, corroborations=tuple(Seen(r["observed_at"], r["source"], r["quote"] or None,
-                                            r["value"], r["unit"]) for r in rows),
+                                            r["value"], r["unit"], r["id"], r["valid_from"],
+                                            r["valid_to"], r["confidence"]) for r in rows),
             restated_at=max(repeats) if repeats else None))
     return out
 
@@ -117,7 +119,7 @@ def write(cur: Any, facts: Sequence[WrittenFact], redactions: Sequence[tuple[dic
     another is stamped after it, so its history never sorts before the facts it saw."""
     lock_keys(cur, [(scope, f.subject, f.attribute) for f in facts])
     at = at or datetime.now(UTC)
-    document_id = _land_request(cur, document_text, doc_vector, at)
+    document_id, seen_before = _land_request(cur, document_text, doc_vector, at)
     out = []
     cardinalities = _Cardinalities(cur, scope)
     for fact in facts:  # every fact is checked before anything is written
@@ -127,7 +129,7 @@ def write(cur: Any, facts: Sequence[WrittenFact], redactions: Sequence[tuple[dic
         existing = load_key(cur, key)
         cardinality = cardinalities.decide(fact.attribute, None)
         observed = fact.observed_at or at
-        recorded = _recorded(cur, key, document_id, fact, observed)
+        recorded = _recorded(cur, key, document_id, fact, observed) if seen_before else None
         if recorded is not None:  # this very observation is already kept: a re-run
             out.append(FactWrite(recorded, "unchanged", _reload(cur, recorded), redacted))
             continue
@@ -155,7 +157,7 @@ def backfill(cur: Any, facts: Sequence[WrittenFact], redactions: Sequence[tuple[
         by_key.setdefault((scope, fact.subject, fact.attribute), []).append((fact, redacted))
     lock_keys(cur, list(by_key))
     at = at or datetime.now(UTC)
-    document_id = _land_request(cur, document_text, doc_vector, at)
+    document_id, seen_before = _land_request(cur, document_text, doc_vector, at)
     cardinalities = _Cardinalities(cur, scope)
     for fact in facts:  # every fact is checked before anything is written
         cardinalities.decide(fact.attribute, fact.cardinality)
@@ -166,7 +168,7 @@ def backfill(cur: Any, facts: Sequence[WrittenFact], redactions: Sequence[tuple[
         index = CorroborationIndex(existing, cardinality)
         for fact, redacted in items:
             observed = fact.observed_at or at
-            if _recorded(cur, key, document_id, fact, observed) is not None:
+            if seen_before and _recorded(cur, key, document_id, fact, observed) is not None:
                 unchanged += 1
                 continue
             same = index.find(fact.value, fact.unit, fact.valid_from, observed, fact.valid_to)
@@ -214,9 +216,10 @@ class _Cardinalities:
         return self._decided[attribute][0]
 
 
-def _land_request(cur: Any, text: str, vector: Any, at: datetime) -> int:
+def _land_request(cur: Any, text: str, vector: Any, at: datetime) -> tuple[int, bool]:
     """The request as one document, once: the same request sent again finds it (and writes
-    nothing)."""
+    nothing). Returns its id and whether it was already there (only then can any of its
+    observations be kept already)."""
     digest = content_hash(text)
     lineage = lineage_of("capture", None, digest)
     cur.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))", ("doc:" + lineage,))
@@ -224,13 +227,13 @@ def _land_request(cur: Any, text: str, vector: Any, at: datetime) -> int:
                 (lineage, digest))
     row = cur.fetchone()
     if row is not None:
-        return row["id"]
+        return row["id"], True
     cur.execute(
         "INSERT INTO documents (content, content_hash, source_type, lineage, version, "
         "captured_by, captured_at, routed, embedding, meta) VALUES (%s, %s, 'capture', %s, 1, "
         "'format-v1', %s, 'facts', %s, '{\"format\": 1}') RETURNING id",
         (text, digest, lineage, at, vector))
-    return cur.fetchone()["id"]
+    return cur.fetchone()["id"], False
 
 
 def _recorded(cur: Any, key: Key, document_id: int, fact: WrittenFact,
@@ -311,40 +314,42 @@ def resolve_key(cur: Any, key: Key, cardinality: str, at: datetime, reason: str,
     A corroboration no live fact of its value holds any more (a later write ended that
     fact, or it was retracted) becomes a fact of its own, the earliest first, and the key is
     resolved again (timelines/observations.py). Each pass promotes one observation, so the
-    loop ends; afterwards the timeline is what the whole set of observations says."""
-    _resolve_once(cur, key, cardinality, at, reason, loaded)
+    loop ends; afterwards the timeline is what the whole set of observations says.
+
+    ``loaded`` is the key as the caller already holds it (under the key's lock, with its
+    corroborations), to save reading it twice."""
+    facts = load_key(cur, key) if loaded is None else loaded
     for _ in range(_MAX_SETTLE_PASSES):
-        facts = load_key(cur, key)
-        observations = _corroborations(cur, facts)
+        resolved = _resolve_once(cur, facts, cardinality, at, reason)
+        observations = [_observation_of(fact, seen) for fact in resolved
+                        for seen in fact.corroborations]
         if not observations:
             return
-        moves, orphan = settle(facts, observations, cardinality)
+        moves, orphan = settle(resolved, observations, cardinality)
+        if not moves and orphan is None:
+            return
         for obs_id, fact_id in moves.items():
             cur.execute("UPDATE evidence SET fact_id = %s WHERE id = %s", (fact_id, obs_id))
         if moves:
-            _recount_confirmations(cur, [f.id for f in facts])
+            _recount_confirmations(cur, [f.id for f in resolved])
         if orphan is not None:
             new_id = _promote(cur, key, cardinality, orphan, at)
             reason = (f"observation #{orphan.id} kept as fact #{new_id}: fact "
                       f"#{orphan.fact_id} no longer holds it")
-        elif not moves:
-            return
+        else:
+            reason = "corroborations moved to the facts that hold them"
         # A moved repeat changes when its claim was last observed; a new fact changes the
-        # ranges: resolve again and read the observations again.
-        _resolve_once(cur, key, cardinality, at, reason, None)
+        # ranges: read the key again and resolve it again.
+        facts = load_key(cur, key)
     raise SchemaError(f"timeline {key} did not settle after {_MAX_SETTLE_PASSES} passes; "
                       "report it with the key's facts")
 
 
-def _corroborations(cur: Any, facts: Sequence[TimelineFact]) -> list[Observation]:
-    if not facts:
-        return []
-    cur.execute("SELECT id, fact_id, value, unit, valid_from, valid_to, observed_at, source, "
-                "quote, confidence FROM evidence WHERE role = 'corroboration' AND "
-                "fact_id = ANY(%s) ORDER BY id", ([f.id for f in facts],))
-    return [Observation(r["id"], r["fact_id"], r["value"], r["unit"], r["valid_from"],
-                        r["valid_to"], r["observed_at"], r["source"], r["quote"] or None,
-                        r["confidence"]) for r in cur.fetchall()]
+def _observation_of(fact: TimelineFact, seen: Seen) -> Observation:
+    assert seen.id is not None  # reads fill the evidence id in
+    return Observation(seen.id, fact.id, seen.value, seen.unit, seen.valid_from,
+                       seen.valid_to, seen.observed_at, seen.source, seen.quote,
+                       seen.confidence)
 
 
 def _promote(cur: Any, key: Key, cardinality: str, obs: Observation, at: datetime) -> int:
@@ -374,16 +379,14 @@ def _recount_confirmations(cur: Any, fact_ids: Sequence[int]) -> None:
         "'corroboration'), f.observed_at)) WHERE f.id = ANY(%s)", (list(fact_ids),))
 
 
-def _resolve_once(cur: Any, key: Key, cardinality: str, at: datetime, reason: str,
-                  loaded: list[TimelineFact] | None = None) -> None:
-    """Re-resolve one key with rules 1-7 and write only what changed, with its history.
-
-    ``loaded`` is the key as the caller already holds it (under the key's lock), to save
-    reading it twice."""
-    facts = load_key(cur, key) if loaded is None else loaded
+def _resolve_once(cur: Any, facts: list[TimelineFact], cardinality: str, at: datetime,
+                  reason: str) -> list[TimelineFact]:
+    """Resolve one key's facts with rules 1-7 and write only what changed, with its
+    history; returns the facts as resolved."""
     resolution = resolve_timeline(facts, cardinality)
     conflict_of = _sync_disputes(cur, facts, resolution.disputes, at, reason)
-    for old, new in zip(facts, apply(facts, resolution), strict=True):
+    resolved = apply(facts, resolution)
+    for old, new in zip(facts, resolved, strict=True):
         if (old.status, old.effective_valid_to, old.superseded_by, old.supersedes) == (
                 new.status, new.effective_valid_to, new.superseded_by, new.supersedes):
             continue
@@ -398,6 +401,7 @@ def _resolve_once(cur: Any, key: Key, cardinality: str, at: datetime, reason: st
         if old.status != new.status:
             transitions.record(cur, new.id, STATUS_TO_VERDICT[old.status], verdict,
                                f"timeline re-resolved: {reason}", at, conflict_of.get(new.id))
+    return resolved
 
 
 def _sync_disputes(cur: Any, facts: list[TimelineFact],

@@ -22,6 +22,11 @@ class Seen:
     quote: str | None
     value: str
     unit: str | None
+    #: the evidence row that keeps it, and what else it said (reads fill these in)
+    id: int | None = None
+    valid_from: str | None = None
+    valid_to: str | None = None
+    confidence: float | None = None
 
     def order(self) -> tuple[datetime, str, str, str, str]:
         return (self.observed_at, self.source or "", self.quote or "", self.value,

@@ -184,10 +184,13 @@ def merge_runs(facts: Sequence[TimelineFact]) -> list[TimelineFact]:
     where its last one ends, observed when the earliest of its observations was made.
     """
     by_id = {f.id: f for f in facts}
-    followed = {f.superseded_by for f in facts if f.superseded_by in by_id}
+    before: dict[int, list[TimelineFact]] = {}
+    for f in facts:
+        if f.superseded_by in by_id:
+            before.setdefault(f.superseded_by, []).append(f)  # type: ignore[arg-type]
     out: list[TimelineFact] = []
     for fact in start_order(facts):
-        if fact.id in followed and _continues(by_id, fact):
+        if any(_joins(earlier, fact) for earlier in before.get(fact.id, ())):
             continue  # folded into the run that reaches it
         run = [fact]
         while True:
@@ -204,11 +207,6 @@ def _joins(fact: TimelineFact, nxt: TimelineFact) -> bool:
     return (fact.status != DISPUTED and nxt.status != DISPUTED
             and fact.value_key == nxt.value_key and end is not None
             and end == sort_start(nxt))
-
-
-def _continues(by_id: dict[int, TimelineFact], fact: TimelineFact) -> bool:
-    before = next((f for f in by_id.values() if f.superseded_by == fact.id), None)
-    return before is not None and _joins(before, fact)
 
 
 def _as_one(run: Sequence[TimelineFact]) -> TimelineFact:

@@ -16,6 +16,7 @@ Anything else differs: "41" and "42", "Berlin" and "Berlin, Germany".
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from decimal import Decimal, InvalidOperation
@@ -47,8 +48,11 @@ def _number(text: str) -> str | None:
     return format(value.normalize(), "f")
 
 
+@functools.lru_cache(maxsize=65536)
 def value_key(value: str, unit: str | None) -> tuple[str, str]:
-    """The form two values are compared in: (value, unit), folded as the module says."""
+    """The form two values are compared in: (value, unit), folded as the module says.
+
+    Cached: resolution and rendering compare every fact of a key many times."""
     folded, folded_unit = _fold(value), _fold(unit or "")
     if not folded_unit:
         inline = _INLINE_UNIT.fullmatch(folded)
