@@ -431,3 +431,17 @@ def test_facts_backfill_reads_json_lines(run: Run, tmp_path: Path) -> None:
     assert (result["created"], result["corroborated"], result["keys"]) == (2, 1, 1)
     path.write_text("{not json}\n")
     assert "line 1: not JSON" in run("facts", "backfill", str(path), code=2).stderr
+
+
+def test_facts_end_stops_a_value(run: Run, tmp_path: Path) -> None:
+    written = _json(run("--json", "facts", "write", _request(
+        tmp_path, {"subject": "person/nick", "attribute": "uses_tool", "value": "jj",
+                   "valid_from": "2024"})))
+    fact_id = written["facts"][0]["id"]
+    out = run("facts", "end", str(fact_id), "2026-06").stdout
+    assert f"fact #{fact_id} ended at 2026-06" in out
+    shown = _json(run("--json", "facts", "show", "--subject", "person/nick", "--attribute",
+                      "uses_tool", "--as-of", "2026-07"))
+    assert shown["keys"][0]["current"] == []
+    err = run("facts", "end", str(fact_id), "2020", code=2).stderr
+    assert err.startswith("error: ") and "after" in err

@@ -186,3 +186,29 @@ def test_an_attribute_that_is_not_an_identifier_is_refused(store, attribute):
         store.write_facts({"format": 1, "facts": [{"subject": "person/x", "attribute": attribute,
                                                    "value": "1"}]})
     assert store.row_counts()["facts"] == 0
+
+
+def test_a_backfill_recovered_after_a_crash_ends_where_a_clean_one_does(store):
+    def chunks(prefix: str) -> list[list[dict]]:
+        facts = []
+        for n in range(12):
+            for j, (value, start) in enumerate((("3", "2019"), ("4", "2019-06"), ("3", "2020"),
+                                                 ("5", "2021"))):
+                facts.append({"subject": f"person/{prefix}{n % 4}", "attribute": ATTRIBUTE,
+                              "value": value, "valid_from": start,
+                              "observed_at": f"2026-01-{1 + (n * 3 + j) % 27:02d}T00:00:00Z",
+                              "source": f"archive:{n}:{j}"})
+        return [facts[i:i + 8] for i in range(0, len(facts), 8)]
+
+    for chunk in chunks("clean"):
+        store.backfill_facts(chunk)
+    recovered = chunks("crash")
+    for chunk in recovered[:3]:  # the run that crashed after three chunks had committed
+        store.backfill_facts(chunk)
+    for chunk in recovered:  # the recovery re-runs the whole archive
+        store.backfill_facts(chunk)
+    for n in range(4):
+        clean = store.facts(f"person/clean{n}", ATTRIBUTE).keys[0]
+        crash = store.facts(f"person/crash{n}", ATTRIBUTE).keys[0]
+        assert len(clean.history) == len(crash.history)
+        assert _signature(store, f"person/clean{n}") == _signature(store, f"person/crash{n}")
