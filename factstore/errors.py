@@ -72,6 +72,11 @@ class DatabaseUnavailable(FactStoreError):
     """The store could not reach or start its Postgres server."""
 
 
+class PermissionDenied(DatabaseUnavailable):
+    """The server refused the store's role something it needs (creating a database, an
+    extension, a table): a grant, not a retry, fixes it."""
+
+
 class SchemaError(FactStoreError):
     """The database schema is missing a prerequisite (pgvector, a migration) or is newer than this code."""
 
@@ -98,3 +103,18 @@ class CardinalityMismatch(InvalidInput):
     def __reduce__(self):
         # The constructor takes the parts, not the message, so pickling must pass them back.
         return (type(self), (self.attribute, self.stored, self.written))
+
+
+class StoreBusy(DatabaseUnavailable):
+    """Concurrent writers collided (a deadlock or a serialization failure) and kept colliding.
+
+    The database is up and nothing was written: the call lost a lock race to other writers,
+    was retried a few times, and may simply be retried later. A DatabaseUnavailable, so a
+    caller that backs off on an unreachable store backs off here too.
+    """
+
+    def __init__(self, message: str, *, sqlstate: str | None = None,
+                 attempts: int = 1) -> None:
+        super().__init__(message)
+        self.sqlstate = sqlstate
+        self.attempts = attempts

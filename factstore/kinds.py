@@ -61,19 +61,21 @@ STATUS_DETAILS: tuple[str, ...] = ("locked", "parked-with-trigger")
 def parse_kind(value: object) -> Kind:
     """Return the Kind for a case-insensitive name, or raise InvalidInput naming the choices."""
     from factstore.errors import InvalidInput
+    from factstore.inputs import show
 
     if isinstance(value, Kind):
         return value
     if isinstance(value, str) and value.strip().upper() in Kind.__members__:
         return Kind[value.strip().upper()]
     raise InvalidInput(
-        f"unknown fact kind {value!r}; use one of {', '.join(k.value for k in Kind)}"
+        f"unknown fact kind {show(value)}; use one of {', '.join(k.value for k in Kind)}"
     )
 
 
 def parse_source_type(value: object) -> SourceType:
     """Return the SourceType for a name, or raise InvalidInput naming the choices."""
     from factstore.errors import InvalidInput
+    from factstore.inputs import show
 
     if isinstance(value, SourceType):
         return value
@@ -83,5 +85,5 @@ def parse_source_type(value: object) -> SourceType:
         except ValueError:
             pass
     raise InvalidInput(
-        f"unknown source_type {value!r}; use one of {', '.join(s.value for s in SourceType)}"
+        f"unknown source_type {show(value)}; use one of {', '.join(s.value for s in SourceType)}"
     )

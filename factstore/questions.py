@@ -8,6 +8,7 @@ park (ships as a known issue). Medium sits between: resolve when cheap, else par
 from __future__ import annotations
 
 from factstore.errors import InvalidInput
+from factstore.inputs import show
 
 LEVELS = ("low", "medium", "high")
 STATUSES = ("open", "parked", "blocker", "resolved")
@@ -15,13 +16,13 @@ STATUSES = ("open", "parked", "blocker", "resolved")
 
 def check_level(name: str, value: str) -> str:
     if value not in LEVELS:
-        raise InvalidInput(f"{name} {value!r} must be one of {', '.join(LEVELS)}")
+        raise InvalidInput(f"{name} {show(value)} must be one of {', '.join(LEVELS)}")
     return value
 
 
 def check_status(value: str) -> str:
     if value not in STATUSES:
-        raise InvalidInput(f"status {value!r} must be one of {', '.join(STATUSES)}")
+        raise InvalidInput(f"status {show(value)} must be one of {', '.join(STATUSES)}")
     return value
 
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Set
 from dataclasses import dataclass
 
 from factstore.errors import InvalidInput, OrphanTag, RootlessTag
+from factstore.inputs import show
 from factstore.results import TagResolution
 from factstore.writepath.topics import is_entity_shaped
 
@@ -48,7 +49,7 @@ def check_tag_shape(tag: str) -> str:
     """Return the tag if it is a well-formed dotted path, else raise InvalidInput."""
     if not isinstance(tag, str) or not TAG_SHAPE.match(tag):
         raise InvalidInput(
-            f"tag {tag!r} is not a canonical dotted path; use lowercase segments of letters, "
+            f"tag {show(tag)} is not a canonical dotted path; use lowercase segments of letters, "
             "digits, '_' or '-', joined by dots (e.g. 'infra.ci.nightly')"
         )
     return tag

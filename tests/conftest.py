@@ -1,7 +1,9 @@
 """Fixtures: the real embedded Postgres (or FACTSTORE_TEST_DSN), a fresh database per test.
 
 No database is mocked. One embedded server serves the whole session; each test that asks
-for ``store`` gets a database of its own, dropped afterwards.
+for ``store`` gets a database of its own, dropped afterwards. The server's data lives in a
+folder of this session's own under the system temp dir (see ``server_root``), never under
+pytest's temp root, which other pytest sessions reset.
 """
 
 from __future__ import annotations
@@ -9,6 +11,12 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import shutil
+import stat
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +25,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 from factstore import Settings, Store  # noqa: E402
 from factstore.embedders.local import LocalEmbedder  # noqa: E402
+from factstore.errors import FactStoreError  # noqa: E402
 from factstore.store import server  # noqa: E402
 from tests.helpers import ScriptedExtractor  # noqa: E402
 
@@ -29,13 +38,79 @@ def embedder() -> LocalEmbedder:
     return LocalEmbedder()
 
 
+def _session_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _stop_servers_under(folder: Path) -> None:
+    """Stop every embedded server whose data lives under folder (before deleting it)."""
+    for pgdata in sorted(folder.glob("*/pgdata")):
+        try:
+            server.stop_embedded(pgdata.parent)
+        except FactStoreError as exc:  # keep cleaning up; say what was left behind
+            print(f"factstore tests: could not stop {pgdata}: {exc}", file=sys.stderr)
+
+
+def _test_server_base() -> Path:
+    """Our own folder in the system temp dir, shared by this user's pytest sessions.
+
+    Not pytest's basetemp: any other pytest session of this user resets its root
+    (pytest-of-<user>) to mode 700, and the embedded server, which runs as another OS user
+    when we are root, then cannot reach its own pg_control and panics.
+    """
+    base = Path(tempfile.gettempdir()) / f"factstore-test-{os.getuid()}"
+    base.mkdir(mode=0o755, exist_ok=True)
+    info = base.lstat()
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+        raise pytest.UsageError(f"{base} exists but is not a folder owned by you; remove it "
+                                "(or set FACTSTORE_TEST_DSN) and run the tests again")
+    base.chmod(0o755)  # the server user must traverse it
+    return base
+
+
+def _sweep_dead_sessions(base: Path) -> None:
+    """Remove the folders (and stop the servers) of sessions that were killed mid-run."""
+    for folder in base.glob("session-*"):
+        try:
+            pid = int(folder.name.split("-")[1])
+        except (IndexError, ValueError):
+            continue
+        if pid != os.getpid() and not _session_alive(pid):
+            _stop_servers_under(folder)
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
-def admin_dsn(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """A DSN for the test server: FACTSTORE_TEST_DSN, else an embedded server in a temp home."""
+def server_root() -> Iterator[Path]:
+    """This session's own folder for embedded-server homes, removed at the end.
+
+    One folder per session (named by pid), so concurrent sessions never share a server or
+    a data folder; the servers under it are stopped before it is deleted.
+    """
+    base = _test_server_base()
+    _sweep_dead_sessions(base)
+    root = Path(tempfile.mkdtemp(prefix=f"session-{os.getpid()}-", dir=base))
+    root.chmod(0o755)  # mkdtemp makes it 700; the server user must traverse it
+    yield root
+    _stop_servers_under(root)
+    shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def admin_dsn(request: pytest.FixtureRequest) -> str:
+    """A DSN for the test server: FACTSTORE_TEST_DSN, else an embedded server of this session
+    (in ``server_root``, stopped and removed when the session ends)."""
     dsn = os.environ.get("FACTSTORE_TEST_DSN")
     if dsn:
         return dsn
-    return server.embedded_admin_dsn(server.factstore_home(tmp_path_factory.mktemp("home")))
+    root: Path = request.getfixturevalue("server_root")
+    return server.embedded_admin_dsn(server.factstore_home(root / "home"))
 
 
 @pytest.fixture()
@@ -74,3 +149,14 @@ def store(open_store) -> Store:
 @pytest.fixture()
 def settings() -> Settings:
     return Settings()
+
+
+@pytest.fixture()
+def home(server_root: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A FACTSTORE_HOME of this test's own, for commands that start the embedded server
+    themselves (the eval CLI): under ``server_root``, where no other pytest session resets
+    permissions, and stopped with the session."""
+    path = server_root / f"home-{next(_counter)}"
+    monkeypatch.setenv("FACTSTORE_HOME", str(path))
+    monkeypatch.delenv("FACTSTORE_DSN", raising=False)
+    return path

@@ -39,3 +39,24 @@ def say(store, statement: str, kind: str = "STATE", **fields):
                       if k in ("captured_at", "source_ref", "captured_by", "source_type",
                                "said_at")}
     return store.remember(text, **capture_kwargs)
+
+
+class HashEmbedder:
+    """A deterministic 384-d embedder for subprocess tests that must start fast (no torch):
+    each text's vector is seeded by its hash. Not similar for similar texts, so only for
+    tests about atomicity and counts, never about the density check or recall."""
+
+    name = "hash/test"
+    dim = 384
+
+    def embed(self, texts):
+        import hashlib
+
+        import numpy as np
+
+        rows = []
+        for text in texts:
+            seed = int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+            rows.append(np.random.default_rng(seed).standard_normal(self.dim))
+        matrix = np.asarray(rows, dtype=np.float32).reshape(len(texts), self.dim)
+        return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)

@@ -48,8 +48,8 @@ def _writer(home: str, index: int, barrier, results) -> None:
             results.append((round_no, [o.outcome for o in result.outcomes]))
 
 
-def test_parallel_writers_never_both_miss_a_near_duplicate(tmp_path, embedder):
-    home = str(tmp_path / "home")
+def test_parallel_writers_never_both_miss_a_near_duplicate(home, embedder):
+    home = str(home)
     # Create the schema once up front so the writers race on facts, not on migrations.
     Store.open(home=home, database="shared", embedder=embedder,
                extractor=RuleExtractor()).close()

@@ -97,13 +97,6 @@ def scripted(monkeypatch: pytest.MonkeyPatch) -> FixedEmbedder:
     return FixedEmbedder({pairs[pid]: cosine for pid, (cosine, _) in SCRIPT.items()})
 
 
-@pytest.fixture()
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("FACTSTORE_HOME", str(tmp_path))
-    monkeypatch.delenv("FACTSTORE_DSN", raising=False)
-    return tmp_path
-
-
 def _run(embedder: Any, home: Path, **kwargs: Any) -> Any:
     kwargs.setdefault("settings", Settings())
     kwargs.setdefault("dataset", PAIRS)

@@ -78,14 +78,6 @@ def counting_extractor(under: int = 0, over: int = 0) -> ScriptedExtractor:
 
 
 @pytest.fixture()
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "home"
-    monkeypatch.setenv("FACTSTORE_HOME", str(path))
-    monkeypatch.delenv("FACTSTORE_DSN", raising=False)
-    return path
-
-
-@pytest.fixture()
 def dataset(tmp_path: Path) -> Path:
     path = tmp_path / "counts.jsonl"
     path.write_text("".join(json.dumps({"text": t, "gold": g}) + "\n" for t, g in FIXTURE))

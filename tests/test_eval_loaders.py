@@ -1,4 +1,5 @@
-"""The dataset loaders on the project's own tiny fixtures (tests/fixtures/datasets/).
+"""The dataset loaders on the project's own tiny fixtures (tests/fixtures/datasets/, and
+evals/data/locomo.json, which is also the locomo-recall eval's default dataset).
 
 The fixtures are invented sentences laid out exactly like the real files, quirks included
 (STS-B's headerless tab-separated .csv, MRPC's BOM and CRLF, SICK's doubled quotes, ScoNe's
@@ -33,9 +34,12 @@ from evals.loaders import (
     paraphrase_truth,
     polarity_truth,
 )
+from evals.registry import DATA
 from factstore.errors import InvalidInput
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "datasets"
+#: the LoCoMo fixture is also the locomo-recall eval's default dataset, so it ships with evals
+LOCOMO = DATA / "locomo.json"
 
 
 def _write(path: Path, text: str) -> Path:
@@ -242,7 +246,7 @@ def test_condaqa_reads_a_json_array_too(tmp_path):
 
 
 def test_locomo_sessions_turns_and_dates():
-    [conv] = load_locomo(FIX / "locomo.json")
+    [conv] = load_locomo(LOCOMO)
     assert isinstance(conv, Conversation)
     assert (conv.sample_id, conv.speaker_a, conv.speaker_b) == ("conv-fixture", "Ada", "Ben")
     # session_3 has a date but no turns, as in the real conv-26: not a session.
@@ -262,7 +266,7 @@ def test_locomo_sessions_turns_and_dates():
 
 
 def test_locomo_observations_carry_evidence_turn_ids():
-    [conv] = load_locomo(FIX / "locomo.json")
+    [conv] = load_locomo(LOCOMO)
     observations = list(conv.observations())
     assert len(observations) == 5
     assert observations[0].speaker == "Ada" and observations[0].evidence == ("D1:1",)
@@ -273,7 +277,7 @@ def test_locomo_observations_carry_evidence_turn_ids():
 
 
 def test_locomo_qa_evidence_is_normalised():
-    [conv] = load_locomo(FIX / "locomo.json")
+    [conv] = load_locomo(LOCOMO)
     assert len(conv.qa) == 4
     assert conv.qa[0].evidence == ("D1:1",) and conv.qa[0].answer == "Pixel"
     assert conv.qa[1].evidence == ("D1:1", "D2:1")  # "D1:1; D2:1" split
@@ -286,7 +290,7 @@ def test_locomo_qa_evidence_is_normalised():
 
 
 def test_locomo_to_dict_is_json_able():
-    [conv] = load_locomo(FIX / "locomo.json")
+    [conv] = load_locomo(LOCOMO)
     row = conv.to_dict()
     assert json.loads(json.dumps(row))["sessions"][0]["when"] == "2023-03-03T14:05:00"
 
@@ -296,12 +300,13 @@ def test_locomo_to_dict_is_json_able():
 
 @pytest.mark.parametrize(("name", "fmt", "count"), [
     ("stsb-dev.csv", "stsb", 6), ("mrpc-dev.tsv", "mrpc", 4), ("sick.tsv", "sick", 6),
-    ("paws-dev.tsv", "paws", 4), ("locomo.json", "locomo", 1), ("scone", "scone", 6),
+    ("paws-dev.tsv", "paws", 4), (LOCOMO, "locomo", 1), ("scone", "scone", 6),
     ("condaqa.json", "condaqa", 4), ("hossain", "hossain", 9),
 ])
 def test_load_any_dispatches_on_the_name(name, fmt, count):
-    assert detect_format(FIX / name) == fmt
-    loaded = load_any(FIX / name)
+    path = name if isinstance(name, Path) else FIX / name
+    assert detect_format(path) == fmt
+    loaded = load_any(path)
     assert len(loaded) == count
     if fmt != "locomo":
         assert all(isinstance(p, Pair) and p.source == fmt for p in loaded)
@@ -415,7 +420,7 @@ def test_unreadable_json_names_file_and_line(tmp_path):
 
 
 def test_locomo_structure_errors_name_the_json_path(tmp_path):
-    data = json.loads((FIX / "locomo.json").read_text("utf-8"))
+    data = json.loads(LOCOMO.read_text("utf-8"))
     del data[0]["conversation"]["session_2"][1]["text"]
     file = _write(tmp_path / "locomo.json", json.dumps(data))
     with pytest.raises(InvalidInput, match=r"at \$\[0\]\.conversation\.session_2\[1\]: "

@@ -72,14 +72,6 @@ class KeywordEmbedder:
         return matrix / norms
 
 
-@pytest.fixture()
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "home"
-    monkeypatch.setenv("FACTSTORE_HOME", str(path))
-    monkeypatch.delenv("FACTSTORE_DSN", raising=False)
-    return path
-
-
 def run(extractor: Any, embedder: Any, home: Path, dataset: Path = FIXTURE) -> tuple[Any, Any]:
     return run_eval("locomo-recall", extractor=extractor, embedder=embedder,
                     settings=Settings(), dataset=dataset, home=home)

@@ -59,13 +59,6 @@ class NullEmbedder:
 
 
 @pytest.fixture()
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("FACTSTORE_HOME", str(tmp_path))
-    monkeypatch.delenv("FACTSTORE_DSN", raising=False)
-    return tmp_path
-
-
-@pytest.fixture()
 def scripted_guards(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(negation, "polarity_mismatch",
                         lambda statement, quote: POLARITY_FLAGS.get(statement))

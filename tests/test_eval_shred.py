@@ -55,14 +55,6 @@ class NullEmbedder:
         raise AssertionError("the shred eval must not embed")
 
 
-@pytest.fixture()
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "home"
-    monkeypatch.setenv("FACTSTORE_HOME", str(path))
-    monkeypatch.delenv("FACTSTORE_DSN", raising=False)
-    return path
-
-
 def texts() -> dict[str, str]:
     return {row["id"]: row["text"] for row in load_shred(FIXTURE)}
 

@@ -25,13 +25,6 @@ PAIRS = FIXTURES / "subject_conflicts_small.jsonl"
 SICK = FIXTURES / "sick_tiny.tsv"
 
 
-@pytest.fixture()
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("FACTSTORE_HOME", str(tmp_path))
-    monkeypatch.delenv("FACTSTORE_DSN", raising=False)
-    return tmp_path
-
-
 def _run(embedder, home: Path, settings: Settings | None = None):
     return run_eval("subject-conflicts", extractor=ScriptedExtractor(), embedder=embedder,
                     home=home, settings=settings or Settings(), dataset=PAIRS)

@@ -29,13 +29,6 @@ class _NoEmbedder:
         raise AssertionError("time-questions must not embed")
 
 
-@pytest.fixture()
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("FACTSTORE_HOME", str(tmp_path))
-    monkeypatch.delenv("FACTSTORE_DSN", raising=False)
-    return tmp_path
-
-
 def _run(home: Path, dataset: Path = QUESTIONS):
     return run_eval("time-questions", extractor=ScriptedExtractor(), embedder=_NoEmbedder(),
                     home=home, settings=Settings(), dataset=dataset)

@@ -32,7 +32,7 @@ class Renamed:
 def test_migrations_are_numbered_plain_sql_applied_once(open_store):
     files = migrations.discover()
     assert [m.version for m in files] == sorted(m.version for m in files)
-    assert all(m.path.parent == ROOT / "sql" for m in files)
+    assert all(m.path.parent == ROOT / "factstore" / "sql" for m in files)
     first = open_store().describe()
     again = open_store().describe()  # re-applying is a no-op
     assert first.schema_versions == again.schema_versions == tuple(m.version for m in files)

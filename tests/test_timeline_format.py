@@ -352,13 +352,32 @@ def test_shared_type(bad: object) -> None:
 
 @pytest.mark.parametrize("field", ["valid_from", "valid_to"])
 @pytest.mark.parametrize("unreal", [
-    "2025-13", "2025-00", "2025-02-30", "2025-04-31", "2025-06-15T25:00:00Z", "0000"])
+    "2025-13", "2025-00", "2025-02-30", "2025-04-31", "2025-06-15T25:00:00Z"])
 def test_partial_date_that_is_not_a_real_date(field: str, unreal: str) -> None:
     body = request_with(valid_from=None)
     body["facts"][0][field] = unreal
     error = only_error(body)
     assert error.path == f"facts[0].{field}" and error.value == unreal
     assert f"{unreal!r} is not a real date" in error.reason
+
+
+@pytest.mark.parametrize("field", ["valid_from", "valid_to"])
+@pytest.mark.parametrize("edge", ["0000", "0001", "0001-01-01T00:00:00+01:00", "9999",
+                                  "9999-12-31", "9999-12-31T23:59:59-01:00"])
+def test_partial_date_outside_the_kept_years_is_refused_by_name(field: str, edge: str) -> None:
+    # Python's datetime ends at year 9999 and starts at 1: a timezone or a period's end
+    # would push these past it (an OverflowError before they were refused).
+    body = request_with(valid_from=None)
+    body["facts"][0][field] = edge
+    error = only_error(body)
+    assert error.path == f"facts[0].{field}"
+    assert "outside the years the store keeps (0002 to 9998)" in error.reason
+
+
+@pytest.mark.parametrize("edge", ["0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00"])
+def test_observed_at_outside_the_kept_years_is_refused(edge: str) -> None:
+    error = only_error(request_with(observed_at=edge))
+    assert error.path == "facts[0].observed_at" and "outside the years" in error.reason
 
 
 def test_leap_day_is_real() -> None:
@@ -461,3 +480,31 @@ def test_written_fact_is_frozen() -> None:
     fact = validate_request(EXAMPLE)[0][0]
     with pytest.raises(AttributeError):
         fact.value = "42"  # type: ignore[misc]
+
+
+# --- payloads no schema check can be run on ------------------------------------------------
+
+
+def test_deeply_nested_request_is_refused_unread() -> None:
+    nested: object = "x"
+    for _ in range(5000):
+        nested = [nested]
+    text = json.dumps(request_with(value="@")).replace('"@"', "[" * 5000 + '"x"' + "]" * 5000)
+    for payload in (request_with(value=nested), text):
+        error = only_error(payload)
+        assert "nests deeper than 32 levels" in error.reason
+
+
+def test_five_thousand_digit_number_is_refused_by_name() -> None:
+    text = json.dumps(request_with()).replace('"format": 1', '"format": ' + "1" * 5000)
+    assert "number too long" in only_error(text).reason
+    # decoded already: the message must not try to print it either
+    error = only_error(request_with(confidence=10 ** 5000))
+    assert "integer of" in error.reason and "confidence" in error.path
+
+
+@pytest.mark.parametrize("field", ["value", "attribute", "unit", "source", "quote"])
+@pytest.mark.parametrize("bad, says", [("a\x00b", "NUL character"), ("a\ud800b", "surrogate")])
+def test_unstorable_text_is_refused_at_its_path(field: str, bad: str, says: str) -> None:
+    error = only_error(request_with(**{field: bad}))
+    assert error.path == f"facts[0].{field}" and says in error.reason

@@ -324,11 +324,20 @@ def test_state_lifetime_hint_is_stored_as_an_interval(store):
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"text": "  "}, "non-empty text"),
+    ({"text": "  "}, "capture text must not be blank"),
+    ({"text": b"bytes"}, "must be text"),
     ({"text": "x", "source_type": "email"}, "unknown source_type"),
-    ({"text": "x", "said_at": datetime(2026, 1, 1)}, "no timezone"),
+    ({"text": "x", "said_at": datetime(2026, 1, 1)}, "timezone-aware"),
     ({"text": "x", "said_at": "yesterday"}, "not an ISO-8601"),
     ({"text": "x", "source_ref": ""}, "source_ref"),
+    ({"text": "x", "source_ref": "r" * 1_000_000}, "source_ref is 1,000,000 characters; the limit is 2,000"),
+    ({"text": "x", "source_ref": "é" * 1500}, "source_ref is 3,000 bytes as UTF-8; the limit is 2,000"),
+    ({"text": "x", "source_ref": "a\ud800"}, "source_ref contains a lone surrogate"),
+    ({"text": "a\x00b"}, "NUL character"),
+    ({"text": "x", "captured_by": "bot\x00"}, "captured_by contains a NUL"),
+    ({"text": "x", "said_at": "0001-01-01T00:00:00+01:00"}, "outside the years"),
+    ({"text": "x", "said_at": "9999-12-31T23:59:59-01:00"}, "outside the years"),
+    ({"text": "x", "captured_at": datetime(9999, 12, 31, 23, tzinfo=UTC)}, "outside the years"),
 ])
 def test_bad_input_is_a_typed_error_and_writes_nothing(store, kwargs, message):
     with pytest.raises(InvalidInput, match=message):
@@ -350,14 +359,14 @@ def test_an_extractor_failure_writes_nothing(store):
 
 
 def test_an_embedder_answering_the_wrong_shape_writes_nothing(store):
-    class Short:
+    class Wrong:
         name = store.embedder.name
         dim = store.embedder.dim
 
         def embed(self, texts):
-            return np.zeros((1, self.dim), dtype=np.float32)
+            return np.zeros((len(texts) + 1, self.dim), dtype=np.float32)  # a row too many
 
-    store.embedder = Short()
+    store.embedder = Wrong()
     say_text = store.extractor.add(GREEN, fact(GREEN + ".", subject="sample-svc"))
     with pytest.raises(EmbedderError, match="shape"):
         store.remember(say_text)

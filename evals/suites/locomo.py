@@ -36,14 +36,14 @@ from typing import Any
 import numpy as np
 
 from evals.loaders import load_locomo
-from evals.registry import EvalContext, EvalOutcome, EvalSpec, Metric, register
+from evals.registry import DATA, EvalContext, EvalOutcome, EvalSpec, Metric, register
 from factstore.extractors.base import ExtractedFact, ExtractionContext, Extractor
 from factstore.writepath.prepare import PreparedFact, prepare_capture
 
 __all__ = ["DATASET", "MATCH_THRESHOLD", "SPEC", "load_conversations", "run_locomo_recall"]
 
-#: the project's LoCoMo-format fixture (the real set is passed with --dataset)
-DATASET = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "datasets" / "locomo.json"
+#: the project's LoCoMo-format fixture (the real set is passed with --dataset); package data
+DATASET = DATA / "locomo.json"
 #: cosine(statement, observation) at or above which an extracted fact matches a gold one.
 #: A third-person paraphrase of the same fact scores well above it with MiniLM, a fact
 #: about something else in the same turn usually below; it is recorded in every run's notes.

@@ -15,6 +15,7 @@ The package, one module per concept:
 - ``questions``  the ``questions`` sub-app (the triage queue)
 - ``facts``      the ``facts`` sub-app (bi-temporal timelines)
 - ``evals``      the ``eval`` sub-app (run, record and compare eval suites)
+- ``server``     the ``server`` sub-app (the embedded Postgres: status, stop)
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from factstore.cli.facts import facts_app
 from factstore.cli.formatting import to_jsonable
 from factstore.cli.questions import questions_app, render_questions
 from factstore.cli.render import render_conflict, render_interrupt, render_recall, render_remember
+from factstore.cli.server import server_app
 from factstore.cli.shell import CliState, GlobalOptions, app, main, open_store
 from factstore.cli.tags import tags_app
 from factstore.store import Store
@@ -52,6 +54,7 @@ app.add_typer(tags_app, name="tags")
 app.add_typer(questions_app, name="questions")
 app.add_typer(facts_app, name="facts")
 app.add_typer(evals_app, name="eval")
+app.add_typer(server_app, name="server")
 
 #: How every command gets its Store. A module-level hook so tests (and embedding programs)
 #: can supply a store built their own way; called at most once per invocation. Commands look

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sys
 from collections.abc import Sequence
 from typing import Annotated
 
@@ -17,7 +16,7 @@ from rich.table import Table
 
 from factstore.cli.formatting import _kind_fields, _quote, _when, to_jsonable
 from factstore.cli.render import render_conflict, render_conflicts, render_recall, render_remember
-from factstore.cli.shell import _emit, _state, _store, app
+from factstore.cli.shell import _emit, _state, _store, app, read_input
 from factstore.results import Description, Fact, HistoryEntry
 
 __all__ = ["DEMO_DATABASE"]
@@ -121,7 +120,7 @@ def remember(
 ) -> None:
     """Run one capture through the write path and show what happened to every fact."""
     if text == "-":
-        text = sys.stdin.read()
+        text = read_input("-")
     result = _store(ctx).remember(text, source_type=source_type, source_ref=source_ref,
                                   said_at=said_at, captured_by=captured_by)
     _emit(ctx, result, lambda c: render_remember(c, result))

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from factstore.cli.shell import _emit, _state, _store
+from factstore.cli.shell import _emit, _state, _store, read_input
 from factstore.errors import InvalidInput
 from factstore.timelines.model import TimelineAnswer, WriteFactsResult
 
@@ -63,7 +63,7 @@ def facts_write(
                                          help="A format v1 request ('-' reads stdin).")],
 ) -> None:
     """Write a format v1 request: each fact stored or corroborated, its timeline re-resolved."""
-    text = typer.get_text_stream("stdin").read() if str(file) == "-" else _read(file)
+    text = read_input(file)
     result = _store(ctx).write_facts(text)
     _emit(ctx, result, lambda c: render_written(c, result))
 
@@ -76,7 +76,7 @@ def facts_backfill(
     shared: Annotated[bool, typer.Option(help="Write to shared memory.")] = False,
 ) -> None:
     """Bulk-write an archive's facts: all validated first, each key resolved once."""
-    result = _store(ctx).backfill_facts(_facts_in(_read(file), file), shared=shared)
+    result = _store(ctx).backfill_facts(_facts_in(read_input(file), file), shared=shared)
     _emit(ctx, result, lambda c: c.print(
         f"backfilled {result.created} new and {result.corroborated} corroborating fact(s) "
         f"over {result.keys} timeline(s); {result.redacted} redacted; document "
@@ -166,11 +166,8 @@ def _facts_in(text: str, path: Path) -> list[object]:
     except json.JSONDecodeError as exc:
         raise InvalidInput(f"{path} line {exc.lineno}: not JSON ({exc.msg}); write one fact "
                            "object per line, or a JSON array") from None
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text()
-    except OSError as exc:
-        raise InvalidInput(f"cannot read {path}: {exc.strerror}; pass a readable JSON file "
-                           "or '-' for stdin") from None
+    except RecursionError:
+        raise InvalidInput(f"{path}: the JSON nests too deeply to read; format v1 facts are "
+                           "flat objects") from None
+    except ValueError as exc:  # a number past CPython's 4,300-digit limit
+        raise InvalidInput(f"{path}: {exc}"[:300]) from None

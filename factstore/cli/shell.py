@@ -23,12 +23,18 @@ from typer.core import TyperGroup
 from factstore.cli.formatting import to_jsonable
 from factstore.embedders import EMBEDDER_CHOICES, embedder_from_name
 from factstore.embedders.base import Embedder
-from factstore.errors import FactStoreError
+from factstore.errors import FactStoreError, InvalidInput
 from factstore.extractors import EXTRACTOR_CHOICES, extractor_from_name
 from factstore.extractors.base import Extractor
 from factstore.store import Store
 
-__all__ = ["CliState", "GlobalOptions", "app", "main", "open_store"]
+__all__ = ["EXIT_ERROR", "EXIT_INTERNAL", "CliState", "GlobalOptions", "app", "main",
+           "open_store", "read_input"]
+
+#: Exit codes: 0 done; 2 a refused call or bad usage (``error: ...`` says why); 3 a fault
+#: in factstore itself (``internal error: ...``; FACTSTORE_DEBUG=1 shows the traceback).
+EXIT_ERROR = 2
+EXIT_INTERNAL = 3
 
 
 # -- options, state and the store hook ---------------------------------------------------
@@ -90,7 +96,8 @@ def _store(ctx: typer.Context, options: GlobalOptions | None = None) -> Store:
 
 
 class _ErrorsAsMessages(TyperGroup):
-    """Turns every FactStoreError into ``error: <message>`` on stderr and exit code 2.
+    """Turns every FactStoreError into ``error: <message>`` on stderr and exit code 2, and
+    anything else (a bug) into ``internal error: ...`` and exit code 3, never a traceback.
 
     Done at the group's ``invoke`` rather than in ``main()`` so that every way of running
     the app (the console script, ``python -m``, CliRunner in tests) behaves the same.
@@ -101,8 +108,47 @@ class _ErrorsAsMessages(TyperGroup):
             return super().invoke(ctx)
         except FactStoreError as exc:
             # typer.echo, not rich: the message is printed verbatim (no markup, no wrapping).
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(2) from None
+            typer.echo(f"error: {_printable(str(exc))}", err=True)
+            raise typer.Exit(EXIT_ERROR) from None
+        except Exception as exc:
+            # usage errors and exits are the framework's own (typer may carry its own click)
+            if os.environ.get("FACTSTORE_DEBUG") or _is_framework(exc):
+                raise
+            typer.echo(f"internal error: {type(exc).__name__}: {_printable(str(exc))[:500]} "
+                       "(a fault in factstore, not in your input; FACTSTORE_DEBUG=1 shows "
+                       "the traceback)", err=True)
+            raise typer.Exit(EXIT_INTERNAL) from None
+
+
+def _is_framework(exc: Exception) -> bool:
+    return isinstance(exc, typer.Exit | typer.Abort | click.ClickException | click.Abort
+                      | click.exceptions.Exit) or type(exc).__module__.split(".")[0] in (
+        "click", "typer")
+
+
+def _printable(text: str) -> str:
+    """A message safe to write to any terminal: undecodable bytes of an argument (kept by
+    Python as lone surrogates) shown as escapes instead of failing the write."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def read_input(source: str | Path) -> str:
+    """The text of a file, or of stdin for '-', decoded as UTF-8 (strictly: a capture with
+    undecodable bytes is refused, not guessed at)."""
+    name = "stdin" if str(source) == "-" else str(source)
+    try:
+        data = sys.stdin.buffer.read() if name == "stdin" else Path(source).read_bytes()
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {name}: {exc.strerror}; pass a readable file or '-' "
+                           "for stdin") from None
+    except AttributeError:  # a text-only stdin (an embedding program's StringIO)
+        return sys.stdin.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"{name} is not UTF-8 text (byte {exc.start} is "
+                           f"{data[exc.start]:#04x}); convert it, e.g. with iconv -t UTF-8"
+                           ) from None
 
 
 app = typer.Typer(

@@ -17,6 +17,7 @@ curly quotes straightened.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import re
 from collections.abc import Iterable
@@ -54,6 +55,9 @@ _PROTECTED = re.compile(
 _BLOCK_START = re.compile(r"[ \t]*(?:[-*•+][ \t]|\d+[.)][ \t]|#)")
 _BLANK_LINE = re.compile(r"[ \t]*(?:\n|$)")
 _LEADING_MARKER = re.compile(r"(?:[-*•+]|\d+[.)]|#+)[ \t]+")
+_SPACES = re.compile(r"\s*")
+#: How far back a period looks for the token it ends (abbreviations are short).
+_TOKEN_WINDOW = 64
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,8 @@ def split_sentences(text: str) -> list[Sentence]:
     quotes; at a blank line; and before a list item or heading line. Semicolons and colons
     never end a sentence: one sentence with a semicolon is one assertion.
     """
+    # Every helper below reads around a position without copying the text: slicing the
+    # rest (or the prefix) per terminator made a large capture quadratic.
     protected = [m.span() for m in _PROTECTED.finditer(text)]
     cuts = [0]
     i = 0
@@ -105,26 +111,28 @@ def _ends_sentence(text: str, i: int, run_end: int, protected: list[tuple[int, i
     # Followed by a non-space: a path, URL, version, decimal or 'e.g' mid-token.
     if run_end < len(text) and not text[run_end].isspace():
         return False
-    for start, end in protected:
-        if start < i < end:
-            # Inside quotes only a terminator that closes the quote, with a capital (or the end)
-            # after it, ends the outer sentence: 'he said "stop." Then ...'.
-            return run_end >= end and _capital_or_end_follows(text, run_end)
+    # the spans are sorted and disjoint: only the last one starting before i can hold it
+    index = bisect.bisect_left(protected, (i, -1)) - 1
+    if index >= 0 and protected[index][0] < i < protected[index][1]:
+        # Inside quotes only a terminator that closes the quote, with a capital (or the end)
+        # after it, ends the outer sentence: 'he said "stop." Then ...'.
+        return run_end >= protected[index][1] and _capital_or_end_follows(text, run_end)
     if text[i] == ".":
-        token = text[:i + 1].rsplit(None, 1)[-1].lower().lstrip("(\"'“‘[")
+        # a token longer than the window is no abbreviation whatever it starts with
+        window = text[max(0, i - _TOKEN_WINDOW):i + 1]
+        token = window.rsplit(None, 1)[-1].lower().lstrip("(\"'“‘[")
         if token in _ABBREVIATIONS or _INITIALISM.match(token):
             return False
     return True
 
 
 def _capital_or_end_follows(text: str, pos: int) -> bool:
-    rest = text[pos:].lstrip()
-    return not rest or rest[0].isupper() or rest[0] in "\"“'‘(["
+    pos = _SPACES.match(text, pos).end()
+    return pos == len(text) or text[pos].isupper() or text[pos] in "\"“'‘(["
 
 
 def _newline_ends_sentence(text: str, i: int) -> bool:
-    after = text[i + 1:]
-    if _BLANK_LINE.match(after) or _BLOCK_START.match(after):
+    if _BLANK_LINE.match(text, i + 1) or _BLOCK_START.match(text, i + 1):
         return True
     line_start = text.rfind("\n", 0, i) + 1
     return text[line_start:i].lstrip().startswith("#")  # a heading line is its own unit

@@ -8,18 +8,25 @@ from typing import Any
 from factstore.errors import ConflictNotFound, ConflictStateError, InvalidInput, WinnerNotInPair
 from factstore.results import Conflict
 from factstore.settings import Settings
-from factstore.store import transitions
+from factstore.store import locks, transitions
 from factstore.store.rows import fetch_facts
 
 
 def _lock(cur: Any, conflict_id: int) -> dict[str, Any]:
+    """The conflict row, locked after the advisory locks that cover its two facts.
+
+    The store's lock order (store/locks.py): a timeline conflict's key lock, or a plain
+    conflict's density locks, before the conflict row and the facts' rows, as every writer of
+    those rows takes them. A conflict's pair never changes, so reading it unlocked is exact."""
     if not isinstance(conflict_id, int) or isinstance(conflict_id, bool):
         raise InvalidInput(f"conflict_id must be an integer id, got {conflict_id!r}")
-    cur.execute("SELECT * FROM conflicts WHERE id = %s FOR UPDATE", (conflict_id,))
-    row = cur.fetchone()
-    if row is None:
+    cur.execute("SELECT fact_a, fact_b FROM conflicts WHERE id = %s", (conflict_id,))
+    pair = cur.fetchone()
+    if pair is None:
         raise ConflictNotFound(f"no conflict #{conflict_id}; list them with open_conflicts()")
-    return row
+    locks.lock_facts_domain(cur, (pair["fact_a"], pair["fact_b"]))
+    cur.execute("SELECT * FROM conflicts WHERE id = %s FOR NO KEY UPDATE", (conflict_id,))
+    return cur.fetchone()
 
 
 def _reasoning(reasoning: object) -> str:

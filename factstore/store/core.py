@@ -15,10 +15,11 @@ from typing import Any
 import numpy as np
 import psycopg
 from pgvector.psycopg import register_vector
+from psycopg.conninfo import conninfo_to_dict
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from factstore.backfill import FactRecord, check_record
+from factstore.backfill import FactRecord, check_record, redact_record
 from factstore.embedders.base import Embedder
 from factstore.errors import (
     DatabaseUnavailable,
@@ -27,11 +28,27 @@ from factstore.errors import (
     FactNotFound,
     FactStoreError,
     InvalidInput,
+    PermissionDenied,
     SchemaError,
 )
 from factstore.extractors.base import ExtractionContext, Extractor
-from factstore.kinds import Kind, Verdict, parse_source_type
+from factstore.inputs import (
+    MAX_NOTE,
+    MAX_QUERY,
+    MAX_REF,
+    MAX_REF_BYTES,
+    MAX_TAG,
+    check_choice,
+    check_count,
+    check_id,
+    check_instant,
+    check_text,
+    show,
+)
+from factstore.kinds import Kind, Verdict, parse_kind, parse_source_type
 from factstore.lifetimes import parse_lifetime
+from factstore.questions import LEVELS, STATUSES
+from factstore.redaction import redact, redact_text
 from factstore.results import (
     CandidateRoot,
     Conflict,
@@ -51,7 +68,7 @@ from factstore.store import imports as import_sql
 from factstore.store import questions as question_sql
 from factstore.store import recall as recall_sql
 from factstore.store import remember as remember_sql
-from factstore.store import server
+from factstore.store import retry, server
 from factstore.store import tags as tag_sql
 from factstore.store.diagnostic_tools import DiagnosticTools
 from factstore.store.migrations import apply_migrations
@@ -67,6 +84,11 @@ TOOLS = (
     "retract", "end_fact", "facts", "brief",
 )
 MAX_CAPTURE_CHARS = 1_000_000
+#: How many imported records commit together (each chunk whole, and skipped on a re-run).
+IMPORT_CHUNK = 1000
+#: What of a capture its document embedding reads: past any model's token window (MiniLM
+#: reads 256 word pieces, ~1,500 characters of prose).
+DOC_EMBED_CHARS = 16_000
 
 
 class Store(TimelineTools, DiagnosticTools):
@@ -123,6 +145,10 @@ class Store(TimelineTools, DiagnosticTools):
     @staticmethod
     def _target_dsn(dsn: str | None, home: Any, database: str | None) -> str:
         dsn = dsn or os.environ.get("FACTSTORE_DSN") or None
+        if dsn is not None:
+            _check_dsn(dsn)
+        if database is not None:
+            server.check_database_name(database)
         if dsn is None:
             admin = server.embedded_admin_dsn(server.factstore_home(home))
             database = database or os.environ.get("FACTSTORE_DATABASE") or "factstore"
@@ -151,6 +177,10 @@ class Store(TimelineTools, DiagnosticTools):
                 yield cur
         except FactStoreError:
             raise
+        except retry.TRANSIENT as exc:
+            # Lost a lock race (deadlock, serialization failure): rolled back whole, the
+            # database is fine; @retry.retry_transient on the method runs it again.
+            raise retry.busy(exc) from exc
         except psycopg.errors.IntegrityError as exc:
             raise InvalidInput(f"the database refused the write: {exc.diag.message_primary} "
                                f"({exc.diag.constraint_name or exc.sqlstate})") from exc
@@ -202,25 +232,38 @@ class Store(TimelineTools, DiagnosticTools):
         The capture lands in the documents layer exactly once per source lineage, whatever
         it yields. ``captured_at`` (default now) lets a backfill keep original capture times.
         """
-        if not isinstance(text, str) or not text.strip():
-            raise InvalidInput("remember needs non-empty text to capture")
-        if "\x00" in text:
-            raise InvalidInput("the capture contains a NUL character (\\x00), which Postgres "
-                               "text cannot store; remove it and remember again")
-        if len(text) > MAX_CAPTURE_CHARS:
-            raise InvalidInput(f"capture is {len(text):,} characters; split it into captures "
-                               f"of at most {MAX_CAPTURE_CHARS:,}")
+        check_text("the capture text", text, limit=MAX_CAPTURE_CHARS)
         kind_of_source = parse_source_type(source_type).value
-        for name, value in (("source_ref", source_ref), ("captured_by", captured_by)):
-            if value is not None and (not isinstance(value, str) or not value.strip()):
-                raise InvalidInput(f"{name} must be non-empty text or None, got {value!r}")
-        said = _instant("said_at", said_at)
-        captured = _instant("captured_at", captured_at) or _now()
+        check_text("source_ref", source_ref, limit=MAX_REF, required=False,
+                   max_bytes=MAX_REF_BYTES)
+        check_text("captured_by", captured_by, limit=MAX_REF, required=False,
+                   max_bytes=MAX_REF_BYTES)
+        said = check_instant("said_at", said_at)
+        captured = check_instant("captured_at", captured_at) or _now()
+        # Secrets out before anything reads the capture: extraction, embedding, storage.
+        text, secrets = redact(text)
+        source_ref, ref_secrets = redact_text(source_ref, MAX_REF)
+        captured_by, by_secrets = redact_text(captured_by, MAX_REF)
+        secrets = tuple(sorted({*secrets, *ref_secrets, *by_secrets}))
         context = ExtractionContext(kind_of_source, source_ref, said, captured_by)
         prepared = prepare_capture(text, context, self.extractor, self.settings)
-        vectors = self._embed([text] + [f.statement for f in prepared.facts])
+        # The model reads a text's first few hundred tokens; tokenising a 1 MB capture whole
+        # only to cut it there took seconds, so it is given the head it reads. And apart from
+        # the statements: in one batch with them, every short statement was padded to the
+        # capture's 256 tokens (7x the work for a capture of 145 sentences).
+        statements = [f.statement for f in prepared.facts]
+        vectors = np.concatenate([self._embed([text[:DOC_EMBED_CHARS]])]
+                                 + ([self._embed(statements)] if statements else []))
         capture = remember_sql.Capture(text, kind_of_source, source_ref, said, captured_by,
-                                       captured, scribe=getattr(self.extractor, "name", None))
+                                       captured, scribe=getattr(self.extractor, "name", None),
+                                       redacted=secrets)
+        return self._write_capture(capture, prepared, vectors)
+
+    @retry.retry_transient
+    def _write_capture(self, capture: remember_sql.Capture, prepared: Any,
+                       vectors: Any) -> RememberResult:
+        # Only the transaction is retried: extraction (perhaps a model call) and the
+        # embedding ran once, and the write is the same whichever attempt lands it.
         with self._tx() as cur:
             return remember_sql.write_capture(cur, capture, prepared, vectors[0], vectors[1:],
                                               self.settings, self._path_exists)
@@ -231,26 +274,30 @@ class Store(TimelineTools, DiagnosticTools):
 
         ``now`` (default the current time) is the moment staleness is judged at.
         """
-        if not isinstance(query, str) or not query.strip():
-            raise InvalidInput("recall needs a non-empty query")
-        k = self.settings.recall_k if k is None else k
-        if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= 1000:
-            raise InvalidInput(f"k must be an integer from 1 to 1000, got {k!r}")
+        check_text("the recall query", query, limit=MAX_QUERY)
+        k = check_count("k", self.settings.recall_k if k is None else k, 1, 1000)
         vector = self._embed([query])[0]
-        when = _instant("now", now) or _now()
+        when = check_instant("now", now) or _now()
         with self._tx() as cur:
             result = recall_sql.recall(cur, query, vector, k, self.settings, when)
             lines = self._timeline_lines(cur, query, when)
         return dataclasses.replace(result, timelines=lines) if lines else result
 
+    @retry.retry_transient
     def resolve_conflict(self, conflict_id: int, winner_id: int, reasoning: str) -> Conflict:
         """Close a genuine either/or: the winner returns to active, the loser is superseded."""
+        check_id("conflict_id", conflict_id)
+        check_id("winner_id", winner_id)
+        reasoning = _note("reasoning", reasoning)
         with self._tx() as cur:
             return conflict_sql.resolve(cur, conflict_id, winner_id, reasoning, _now(),
                                         settings=self.settings)
 
+    @retry.retry_transient
     def resolve_both_stand(self, conflict_id: int, reasoning: str) -> Conflict:
         """Close a false-fired pair: both true, both active, neither superseded."""
+        check_id("conflict_id", conflict_id)
+        reasoning = _note("reasoning", reasoning)
         with self._tx() as cur:
             return conflict_sql.both_stand(cur, conflict_id, reasoning, _now())
 
@@ -261,64 +308,94 @@ class Store(TimelineTools, DiagnosticTools):
 
     def registry_query(self, topic: str) -> RegistryQueryResult:
         """How a free-text topic resolves, and the tags that mention it."""
+        check_text("topic", topic, limit=MAX_TAG)
         with self._tx() as cur:
             return tag_sql.query(cur, topic)
 
+    @retry.retry_transient
     def registry_add_leaf(self, tag: str, description: str | None = None) -> LeafResult:
         """Mint a dotted leaf under an existing parent (refuses roots and orphans)."""
+        tag = _tag_name("tag", tag)
+        description = _note("description", description, required=False)
         with self._tx() as cur:
             return tag_sql.add_leaf(cur, tag, description, _now())
 
+    @retry.retry_transient
     def registry_propose_root(self, tag: str, description: str | None = None) -> CandidateRoot:
         """Queue a new root for a person's approval; roots are never created directly."""
+        tag = _tag_name("tag", tag)
+        description = _note("description", description, required=False)
         with self._tx() as cur:
             return tag_sql.propose_root(cur, tag, description, _now())
 
     def open_questions(self, status: str | None = None) -> list[OpenQuestion]:
         """The store's own triage queue of gaps, each with its computed recommendation."""
+        check_choice("status", status, STATUSES, required=False)
         with self._tx() as cur:
             return question_sql.list_questions(cur, status)
 
+    @retry.retry_transient
     def update_open_question(self, question_id: int, *, status: str | None = None,
                              risk: str | None = None, cost: str | None = None,
                              note: str | None = None,
                              recorded_by: str | None = None) -> OpenQuestion:
         """Re-weigh an entry and/or append evidence to it (evidence is never rewritten)."""
+        check_id("question_id", question_id)
+        check_choice("status", status, STATUSES, required=False)
+        check_choice("risk", risk, LEVELS, required=False)
+        check_choice("cost", cost, LEVELS, required=False)
+        note = _note("note", note, required=False)
+        recorded_by = _note("recorded_by", recorded_by, required=False, limit=MAX_REF)
         with self._tx() as cur:
             return question_sql.update(cur, question_id, status=status, risk=risk, cost=cost,
                                        note=note, recorded_by=recorded_by, at=_now())
 
     # -- beyond the seed's nine: the person's side of governance, reads ------------------
 
+    @retry.retry_transient
     def add_open_question(self, title: str, body: str, *, risk: str, cost: str) -> OpenQuestion:
         """File a new gap; it starts in the status its risk and cost recommend."""
+        title = _note("title", title, limit=MAX_REF)
+        body = _note("body", body)
+        check_choice("risk", risk, LEVELS)
+        check_choice("cost", cost, LEVELS)
         with self._tx() as cur:
             return question_sql.add(cur, title, body, risk, cost, _now())
 
     def registry_candidates(self, status: str | None = "pending") -> list[CandidateRoot]:
         """Candidate roots awaiting (or past) a person's decision."""
-        if status not in (None, "pending", "approved", "rejected"):
-            raise InvalidInput("status must be pending, approved, rejected or None")
+        check_choice("status", status, ("pending", "approved", "rejected"), required=False)
         with self._tx() as cur:
             return tag_sql.candidates(cur, status)
 
+    @retry.retry_transient
     def registry_approve_root(self, tag: str, reason: str | None = None) -> CandidateRoot:
         """A person approves a candidate root: it becomes a root tag; its facts carry it."""
+        tag = _tag_name("tag", tag)
+        reason = _note("reason", reason, required=False)
         with self._tx() as cur:
             return tag_sql.decide_root(cur, tag, True, reason, _now())
 
+    @retry.retry_transient
     def registry_reject_root(self, tag: str, reason: str | None = None) -> CandidateRoot:
         """A person rejects a candidate root; it stays in the queue as rejected."""
+        tag = _tag_name("tag", tag)
+        reason = _note("reason", reason, required=False)
         with self._tx() as cur:
             return tag_sql.decide_root(cur, tag, False, reason, _now())
 
+    @retry.retry_transient
     def registry_add_alias(self, alias: str, tag: str) -> TagInfo:
         """Map a free-text spelling to a canonical tag (never repoints an existing alias)."""
+        alias = _tag_name("alias", alias)
+        tag = _tag_name("tag", tag)
         with self._tx() as cur:
             return tag_sql.add_alias(cur, alias, tag, _now())
 
+    @retry.retry_transient
     def registry_set_lifetime(self, tag: str, lifetime: str | timedelta | None) -> TagInfo:
         """Give a tag a default STATE lifetime ('2d'), or clear it with None."""
+        tag = _tag_name("tag", tag)
         parsed = None if lifetime is None else parse_lifetime(lifetime)
         with self._tx() as cur:
             return tag_sql.set_lifetime(cur, tag, parsed)
@@ -330,13 +407,13 @@ class Store(TimelineTools, DiagnosticTools):
 
     def conflicts(self, status: str | None = None) -> list[Conflict]:
         """Conflicts by status ('open', 'resolved' or None for all)."""
-        if status not in (None, "open", "resolved"):
-            raise InvalidInput("status must be 'open', 'resolved' or None")
+        check_choice("status", status, ("open", "resolved"), required=False)
         with self._tx() as cur:
             return conflict_sql.list_conflicts(cur, status)
 
     def conflict(self, conflict_id: int) -> Conflict:
         """One conflict by id."""
+        check_id("conflict_id", conflict_id)
         with self._tx() as cur:
             return conflict_sql.get(cur, conflict_id)
 
@@ -353,7 +430,9 @@ class Store(TimelineTools, DiagnosticTools):
         with self._tx() as cur:
             if fetch_fact(cur, _fact_id(fact_id)) is None:
                 raise FactNotFound(f"no fact #{fact_id}")
-            cur.execute("SELECT * FROM fact_history WHERE fact_id = %s ORDER BY at, id",
+            # id order is the order the transitions committed in; two writers' clocks (taken
+            # before one waited for the other's lock) need not agree with it
+            cur.execute("SELECT * FROM fact_history WHERE fact_id = %s ORDER BY id",
                         (fact_id,))
             return [HistoryEntry(r["fact_id"], r["from_verdict"], r["to_verdict"], r["reason"],
                                  r["conflict_id"], r["at"]) for r in cur.fetchall()]
@@ -361,8 +440,12 @@ class Store(TimelineTools, DiagnosticTools):
     def facts_by_verdict(self, *verdicts: str, kind: str | None = None,
                          limit: int = 500) -> list[Fact]:
         """Facts with the given verdicts (all when none given), newest first."""
-        wanted = [Verdict(v).value for v in verdicts] or [v.value for v in Verdict]
-        kinds = [Kind(kind.upper()).value] if kind else [k.value for k in Kind]
+        names = tuple(v.value for v in Verdict)
+        wanted = [check_choice("verdict", v, names) for v in verdicts] or list(names)
+        if kind is not None:
+            check_text("kind", kind, limit=32)
+        kinds = [parse_kind(kind).value] if kind is not None else [k.value for k in Kind]
+        check_count("limit", limit, 1, 100_000)
         with self._tx() as cur:
             cur.execute("SELECT id FROM facts WHERE verdict = ANY(%s) AND kind = ANY(%s) "
                         "ORDER BY id DESC LIMIT %s", (wanted, kinds, limit))
@@ -370,15 +453,23 @@ class Store(TimelineTools, DiagnosticTools):
             found = fetch_facts(cur, ids)
         return [found[i] for i in ids]
 
-    def import_facts(self, records: list[FactRecord], *,
-                     embeddings: Any | None = None) -> list[int]:
+    def import_facts(self, records: list[FactRecord], *, embeddings: Any | None = None,
+                     chunk_size: int = IMPORT_CHUNK) -> list[int]:
         """Bulk-load already-adjudicated facts (another store's export); returns their ids.
 
         Extraction and triage are skipped because the source store already adjudicated
         them; provenance, verdict and history are kept. Every record is validated first and
-        any problem rejects the whole batch. ``embeddings`` (n x dim) may be supplied when the
-        exporter already holds vectors from this store's embedder.
+        any problem rejects the whole import, nothing written. ``embeddings`` (n x dim) may
+        be supplied when the exporter already holds vectors from this store's embedder.
+
+        The records commit ``chunk_size`` at a time, each chunk whole or not at all, and
+        each record lands once by its import key (``FactRecord.key``, else a digest of what
+        it says and where it came from): a re-run, or a resume after a crash, writes only
+        what is missing and returns the same ids.
         """
+        check_count("chunk_size", chunk_size, 1, 100_000)
+        if not isinstance(records, list | tuple):
+            raise InvalidInput(f"import_facts takes a list of FactRecord, got {show(records)}")
         records = list(records)
         problems = [p for i, r in enumerate(records) for p in check_record(i, r)]
         if problems:
@@ -386,6 +477,8 @@ class Store(TimelineTools, DiagnosticTools):
                                + "; ".join(problems[:20]))
         if not records:
             return []
+        # Another store's export may carry secrets its own write path let through.
+        records = [redact_record(r)[0] for r in records]
         if embeddings is None:
             vectors = self._embed([r.statement for r in records])
             doc_vectors = self._embed([r.quote for r in records])
@@ -395,6 +488,16 @@ class Store(TimelineTools, DiagnosticTools):
                 raise InvalidInput(f"embeddings have shape {vectors.shape}; expected "
                                    f"({len(records)}, {self.embedder.dim})")
             doc_vectors = vectors
+        ids: list[int] = []
+        for start in range(0, len(records), chunk_size):
+            end = start + chunk_size
+            ids += self._import_chunk(records[start:end], vectors[start:end],
+                                      doc_vectors[start:end])
+        return ids
+
+    @retry.retry_transient
+    def _import_chunk(self, records: list[FactRecord], vectors: Any,
+                      doc_vectors: Any) -> list[int]:
         with self._tx() as cur:
             return import_sql.import_facts(cur, records, vectors, doc_vectors, _now())
 
@@ -435,8 +538,26 @@ def _migrate_and_check(dsn: str, embedder: Embedder) -> None:
                 raise EmbedderMismatch(
                     f"this store's vectors were built by {name}; refusing to mix in "
                     f"{embedder.name}. Open it with {name}, or use another database")
+    except psycopg.errors.InsufficientPrivilege as exc:
+        raise PermissionDenied(
+            f"the role in {server.redact(dsn)} may not set up the store "
+            f"({exc.diag.message_primary}); run the first open as a role that may create the "
+            "vector extension and tables, or grant them") from exc
     except psycopg.OperationalError as exc:
         raise DatabaseUnavailable(f"could not connect to {server.redact(dsn)}: {exc}") from exc
+
+
+def _check_dsn(dsn: object) -> None:
+    """A libpq connection string or URI, else InvalidInput (not psycopg's ProgrammingError)."""
+    check_text("the DSN", dsn, limit=MAX_NOTE)
+    try:
+        conninfo_to_dict(dsn)  # type: ignore[arg-type]
+    except psycopg.ProgrammingError:
+        # libpq's own message can quote the string, password and all: not repeated here
+        raise InvalidInput("the DSN (--dsn or FACTSTORE_DSN) is not a Postgres connection "
+                           "string libpq can parse; write e.g. "
+                           "postgresql://user@host:5432/dbname or 'host=... dbname=...'"
+                           ) from None
 
 
 def _recorded_embedder(conn: psycopg.Connection) -> dict[str, str]:
@@ -451,24 +572,23 @@ def _now() -> datetime:
 
 
 def _fact_id(value: object) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise InvalidInput(f"a fact id is an integer, got {value!r}")
-    return value
+    return check_id("fact_id", value)
 
 
-def _instant(name: str, value: datetime | str | None) -> datetime | None:
-    """Accept aware datetimes or ISO-8601 strings; naive times are refused, not guessed."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        try:
-            value = datetime.fromisoformat(value.replace("Z", "+00:00"))
-        except ValueError:
-            raise InvalidInput(f"{name}={value!r} is not an ISO-8601 time, e.g. "
-                               "'2026-03-02T09:00:00Z'") from None
-    if not isinstance(value, datetime):
-        raise InvalidInput(f"{name} must be a datetime or ISO-8601 string, got {value!r}")
-    if value.tzinfo is None:
-        raise InvalidInput(f"{name}={value.isoformat()} has no timezone; pass an aware time "
-                           "(e.g. with tzinfo=UTC or a trailing 'Z')")
-    return value
+def _note(name: str, value: object, *, required: bool = True,
+          limit: int = MAX_NOTE) -> str | None:
+    """Free text a person writes (a reason, a note, a title): checked, trimmed, redacted and
+    kept within its limit."""
+    text = check_text(name, value, limit=limit, required=required)
+    return None if text is None else redact_text(text.strip(), limit)[0]
+
+
+def _tag_name(name: str, value: object) -> str:
+    """A tag or alias name: text, and never a secret (a tag is a public label; a secret-shaped
+    one is refused, not stored redacted)."""
+    text = check_text(name, value, limit=MAX_TAG)
+    kinds = redact(text)[1]
+    if kinds:
+        raise InvalidInput(f"{name} looks like a secret ({', '.join(kinds)}); tags and aliases "
+                           "are public names, so it was not stored")
+    return text

@@ -409,3 +409,23 @@ def row_counts(cur: Any) -> dict[str, int]:
                                for t in COUNTED_TABLES)
     cur.execute(parts)
     return {row["name"]: int(row["n"]) for row in cur.fetchall()}
+
+
+def scan_for(cur: Any, needles: list[str]) -> list[tuple[str, str, str]]:
+    """Every (table, column, needle) where a text, JSON or text-array column of the store's
+    tables holds one of ``needles`` verbatim: the secrets audit (nothing may match)."""
+    cur.execute(
+        "SELECT table_name, column_name FROM information_schema.columns "
+        "WHERE table_schema = current_schema() AND (data_type IN ('text', 'jsonb', 'json', "
+        "'character varying') OR (data_type = 'ARRAY' AND udt_name IN ('_text', '_varchar'))) "
+        "ORDER BY table_name, column_name")
+    columns = [(r["table_name"], r["column_name"]) for r in cur.fetchall()]
+    found = []
+    for table, column in columns:
+        cur.execute(sql.SQL(
+            "SELECT n FROM unnest(%s::text[]) AS n WHERE EXISTS (SELECT 1 FROM {t} "
+            "WHERE strpos({c}::text, n) > 0)").format(t=sql.Identifier(table),
+                                                       c=sql.Identifier(column)),
+            (needles,))
+        found += [(table, column, r["n"]) for r in cur.fetchall()]
+    return found

@@ -1,4 +1,5 @@
-"""Bulk import of already-adjudicated facts: batched inserts, one history row each."""
+"""Bulk import of already-adjudicated facts: batched inserts, one history row each, each
+record once (by its import key) however often the import runs."""
 
 from __future__ import annotations
 
@@ -8,18 +9,45 @@ from typing import Any
 import numpy as np
 from psycopg.types.json import Jsonb
 
-from factstore.backfill import FactRecord, record_kind
+from factstore.backfill import FactRecord, record_key, record_kind
 from factstore.statements import normalise_statement
+from factstore.store import locks
 from factstore.store.remember import content_hash, lineage_of
 from factstore.writepath.prepare import fact_subject
 
 
 def import_facts(cur: Any, records: list[FactRecord], vectors: np.ndarray,
                  doc_vectors: np.ndarray, at: datetime) -> list[int]:
-    """Insert records (validated by the caller); returns the new fact ids in order."""
+    """Insert records (validated by the caller); returns each record's fact id in order.
+
+    A record whose import key (:func:`record_key`) already landed, in an earlier run or
+    earlier in this batch, is not inserted again: its id is the fact it already is. So a
+    re-run of an export, or one resumed after a crash, writes only what is missing.
+    """
+    keys = [record_key(r) for r in records]
+    lineages = [_lineage(r)[0] for r in records]
+    locks.lock_lineages(cur, lineages)  # the lock order: lineages, then import keys
+    locks.lock_import_keys(cur, keys)
+    cur.execute("SELECT import_key, id FROM facts WHERE import_key = ANY(%s)",
+                (sorted(set(keys)),))
+    landed: dict[str, int] = {r["import_key"]: r["id"] for r in cur.fetchall()}
+    fresh, seen = [], set(landed)
+    for i, key in enumerate(keys):  # the first occurrence of each key new to the store
+        if key not in seen:
+            seen.add(key)
+            fresh.append(i)
+    if fresh:
+        new_ids = _insert(cur, [records[i] for i in fresh], vectors[fresh], doc_vectors[fresh],
+                          [keys[i] for i in fresh], at)
+        landed.update(zip((keys[i] for i in fresh), new_ids, strict=True))
+    return [landed[key] for key in keys]
+
+
+def _insert(cur: Any, records: list[FactRecord], vectors: np.ndarray, doc_vectors: np.ndarray,
+            keys: list[str], at: datetime) -> list[int]:
     doc_ids = _documents(cur, records, doc_vectors, at)
     rows = []
-    for record, vector, doc_id in zip(records, vectors, doc_ids, strict=True):
+    for record, vector, doc_id, import_key in zip(records, vectors, doc_ids, keys, strict=True):
         captured = record.captured_at or at
         key, source = fact_subject(record.subject, record.statement)
         rows.append((
@@ -28,15 +56,15 @@ def import_facts(cur: Any, records: list[FactRecord], vectors: np.ndarray,
             record.source_type, record.source_ref, record.captured_by, doc_id, record.said_at,
             captured, captured, record.scope, record.status_detail, record.trigger_predicate,
             record.risk_weight, record.earned_by, record.subject, record.expected_lifetime,
-            vector, Jsonb({**record.meta, "imported": True}), key, source,
+            vector, Jsonb({**record.meta, "imported": True}), key, source, import_key,
         ))
     cur.executemany(
         "INSERT INTO facts (statement, statement_norm, kind, tags, verdict, evidence_quote, "
         "evidence_source_type, evidence_source_ref, evidence_captured_by, document_id, t_said, "
         "t_captured, t_last_verified, scope, status_detail, trigger_predicate, risk_weight, "
-        "earned_by, subject, expected_lifetime, embedding, meta, subject_key, subject_source) "
-        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-        "%s, %s, %s, %s, %s) RETURNING id",
+        "earned_by, subject, expected_lifetime, embedding, meta, subject_key, subject_source, "
+        "import_key) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
+        "%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
         rows, returning=True)
     ids = []
     while True:
@@ -55,16 +83,25 @@ def import_facts(cur: Any, records: list[FactRecord], vectors: np.ndarray,
     return ids
 
 
+def _lineage(record: FactRecord) -> tuple[str, str]:
+    digest = content_hash(record.quote.strip())
+    return lineage_of(record.source_type, record.source_ref, digest), digest
+
+
 def _documents(cur: Any, records: list[FactRecord], vectors: np.ndarray,
                at: datetime) -> list[int]:
-    """One document per distinct (lineage, quote): the imported testimony."""
+    """One document per distinct (lineage, quote): the imported testimony.
+
+    Each lineage's lock is held before its next version number is read, as ``remember``
+    does, so concurrent imports (and captures) of one source never number two versions alike.
+    """
+    keys = [_lineage(record) for record in records]
+    locks.lock_lineages(cur, [lineage for lineage, _ in keys])  # held already: re-entrant
     keyed: dict[tuple[str, str], int] = {}
     out = []
-    for record, vector in zip(records, vectors, strict=True):
+    for record, vector, key in zip(records, vectors, keys, strict=True):
         quote = record.quote.strip()
-        digest = content_hash(quote)
-        lineage = lineage_of(record.source_type, record.source_ref, digest)
-        key = (lineage, digest)
+        lineage, digest = key
         if key not in keyed:
             cur.execute(
                 "INSERT INTO documents (content, content_hash, source_type, source_ref, lineage, "

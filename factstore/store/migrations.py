@@ -1,4 +1,7 @@
-"""Numbered plain-SQL migrations from sql/, applied in order, each in its own transaction."""
+"""Numbered plain-SQL migrations (factstore/sql/), applied in order, one transaction each.
+
+The files ship inside the package (package data), so an installed wheel migrates too.
+"""
 
 from __future__ import annotations
 
@@ -33,16 +36,19 @@ class Migration:
 
 
 def sql_dir() -> Path:
-    """The sql/ folder beside the package (override with FACTSTORE_SQL_DIR)."""
+    """The package's own sql/ folder (override with FACTSTORE_SQL_DIR)."""
     override = os.environ.get("FACTSTORE_SQL_DIR")
-    return Path(override) if override else Path(__file__).resolve().parents[2] / "sql"
+    return Path(override) if override else Path(__file__).resolve().parents[1] / "sql"
 
 
 def discover(folder: Path | None = None) -> list[Migration]:
     folder = folder or sql_dir()
     if not folder.is_dir():
-        raise SchemaError(f"the schema folder {folder} is missing; set FACTSTORE_SQL_DIR to the "
-                          "project's sql/ directory")
+        where = ("FACTSTORE_SQL_DIR points at it; unset it or point it at a folder of "
+                 "migrations" if os.environ.get("FACTSTORE_SQL_DIR") else
+                 "the package ships it as factstore/sql/; reinstall factstore (a build that "
+                 "dropped its package data cannot open a store)")
+        raise SchemaError(f"the schema folder {folder} is missing: {where}")
     found = []
     for path in sorted(folder.iterdir()):
         match = _FILE.match(path.name)

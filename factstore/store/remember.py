@@ -18,6 +18,7 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from factstore.kinds import LIVE_VERDICTS, Kind, Verdict
+from factstore.redaction import redact_json
 from factstore.results import (
     CandidateRoot,
     DocumentRecord,
@@ -46,6 +47,8 @@ class Capture:
     captured_at: datetime
     #: the extractor's name: which model wrote the facts, when the caller names no writer
     scribe: str | None = None
+    #: the kinds of secret removed from the capture before anything read it
+    redacted: tuple[str, ...] = ()
 
     @property
     def observed(self) -> datetime:
@@ -109,6 +112,8 @@ def _land_document(cur: Any, capture: Capture, routed: str, vector: np.ndarray,
     if row is not None:
         return DocumentRecord(row["id"], lineage, row["version"], digest, True, row["routed"])
     meta: dict[str, object] = {}
+    if capture.redacted:
+        meta["redactions"] = list(capture.redacted)
     if prepared.gate.is_index_page:
         meta["gate"] = {"links": prepared.gate.links, "link_share": prepared.gate.link_share}
     if prepared.dropped:
@@ -119,7 +124,8 @@ def _land_document(cur: Any, capture: Capture, routed: str, vector: np.ndarray,
         "(SELECT COALESCE(max(version), 0) + 1 FROM documents WHERE lineage = %s), %s, %s, %s, "
         "%s, %s, %s) RETURNING id, version",
         (capture.text, digest, capture.source_type, capture.source_ref, lineage, lineage,
-         capture.said_at, capture.captured_by, capture.captured_at, routed, vector, Jsonb(meta)))
+         capture.said_at, capture.captured_by, capture.captured_at, routed, vector,
+         _safe_meta(meta)))
     row = cur.fetchone()
     return DocumentRecord(row["id"], lineage, row["version"], digest, False, routed)
 
@@ -383,7 +389,7 @@ def _insert(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str],
         "evidence_quote": fact.quote, "evidence_source_type": capture.source_type,
         "evidence_source_ref": capture.source_ref, "evidence_captured_by": capture.captured_by or capture.scribe,
         "document_id": document.id, "t_said": capture.said_at, "t_captured": at,
-        "t_last_verified": at, "embedding": vector, "meta": Jsonb(meta),
+        "t_last_verified": at, "embedding": vector, "meta": _safe_meta(meta),
         "superseded_by": superseded_by, "subject_key": fact.subject_key,
         "subject_source": fact.subject_source,
         "t_superseded": at if superseded_by is not None else None,
@@ -432,3 +438,9 @@ def _interrupt(conflict_id: int, lane: str, top: NearHit, fact: PreparedFact, ne
         both_stand_call=f'resolve_both_stand({conflict_id}, reasoning="<why both are true>")',
         differences=found,
     )
+
+
+def _safe_meta(meta: dict[str, object]) -> Jsonb:
+    """Meta as stored: every string in it redacted once more, since it records what an
+    extractor sent (a cleared field's value, a dropped fact) beside what the store made."""
+    return Jsonb(redact_json(meta)[0])

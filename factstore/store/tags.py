@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from factstore.errors import InvalidInput, TagNotFound
+from factstore.errors import InvalidInput, StoreBusy, TagNotFound
 from factstore.registry import (
     RegistrySnapshot,
     alias_key,
@@ -22,6 +22,7 @@ from factstore.results import (
     TagInfo,
     TagResolution,
 )
+from factstore.store import locks
 
 
 def snapshot(cur: Any) -> RegistrySnapshot:
@@ -127,10 +128,20 @@ def propose_root(cur: Any, tag: str, description: str | None, at: datetime) -> C
 
 def decide_root(cur: Any, tag: str, approve: bool, reason: str | None, at: datetime) -> CandidateRoot:
     """A person's call on a candidate root; approval creates the root and tags its facts."""
-    cur.execute("SELECT * FROM candidate_roots WHERE proposed_tag = %s FOR UPDATE", (tag,))
+    # The lock order (store/locks.py): the facts' keys and kinds before the queue's row, as
+    # remember takes them when it counts a topic up.
+    cur.execute("SELECT fact_ids FROM candidate_roots WHERE proposed_tag = %s", (tag,))
+    seen = cur.fetchone()
+    seen_ids = set(seen["fact_ids"]) if seen else set()
+    locks.lock_facts_domain(cur, seen_ids)
+    cur.execute("SELECT * FROM candidate_roots WHERE proposed_tag = %s FOR NO KEY UPDATE",
+                (tag,))
     row = cur.fetchone()
     if row is None:
         raise TagNotFound(f"no candidate root {tag!r}; see registry_candidates() for the queue")
+    if not set(row["fact_ids"]) <= seen_ids:
+        raise StoreBusy(f"candidate root {tag!r} gained facts while this call took its locks; "
+                        "nothing was written, retry it")
     if row["status"] != "pending":
         raise InvalidInput(f"candidate root {tag!r} was already {row['status']}")
     status = "approved" if approve else "rejected"

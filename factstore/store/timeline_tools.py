@@ -14,7 +14,20 @@ from datetime import UTC, datetime
 from typing import Any
 
 from factstore.errors import InvalidInput
+from factstore.inputs import (
+    MAX_NOTE,
+    MAX_QUERY,
+    MAX_REF,
+    check_count,
+    check_flag,
+    check_id,
+    check_instant,
+    check_text,
+    show,
+)
+from factstore.redaction import redact_fields, redact_text
 from factstore.store import timelines as timeline_sql
+from factstore.store.retry import retry_transient
 from factstore.timelines.about import attribute_candidates, keys_about
 from factstore.timelines.dates import as_of_instant, start_of
 from factstore.timelines.format_v1 import FactsValidationError, validate_request
@@ -27,7 +40,6 @@ from factstore.timelines.model import (
     WriteFactsResult,
 )
 from factstore.timelines.question_time import as_of_from_question
-from factstore.timelines.redaction import redact_fields
 from factstore.timelines.render import Brief, own_source, render_brief, render_line
 from factstore.timelines.resolution import current_at, history_order, sort_start
 from factstore.timelines.scopes import scope_notes
@@ -47,13 +59,14 @@ class TimelineTools:
 
     user_id: str
 
+    @retry_transient
     def write_facts(self, payload: Any, *, user: str | None = None,
                     now: datetime | None = None) -> WriteFactsResult:
         """Write a format v1 request (seed 002 §4): every fact stored or corroborated, each
         key re-resolved with rules 1-7. Any violation rejects the whole request, nothing
         written (FactsValidationError lists every error; CardinalityMismatch is its own)."""
+        user = _user(user, self.user_id)
         facts, shared = validate_request(payload, now=_aware_now(now))
-        user = user or self.user_id
         facts = [dataclasses.replace(f, subject=resolve_me(f.subject, user)) for f in facts]
         redacted = [redact_fields(f) for f in facts]
         facts = [f for f, _ in redacted]
@@ -68,11 +81,17 @@ class TimelineTools:
             return timeline_sql.write(cur, facts, records, _scope(shared, user), document,
                                       vector, now and _aware_now(now))
 
+    @retry_transient
     def backfill_facts(self, facts: Iterable[Any], *, shared: bool = False,
                        user: str | None = None, now: datetime | None = None) -> BackfillResult:
         """Bulk-write format v1 facts (an archive's worth): validated like write_facts, 50 at
         a time, and all rejected if any is invalid; each fact corroborated or stored; each
         key resolved once at the end instead of after every fact."""
+        if isinstance(facts, str | bytes | bytearray | dict) or not isinstance(facts, Iterable):
+            raise InvalidInput(f"backfill_facts takes a list of format v1 fact objects, got "
+                               f"{show(facts)}")
+        check_flag("shared", shared)
+        user = _user(user, self.user_id)
         facts = list(facts)
         if not facts:
             raise InvalidInput("backfill_facts needs at least one fact")
@@ -86,7 +105,6 @@ class TimelineTools:
                 errors += [dataclasses.replace(e, path=_shift(e.path, offset)) for e in exc.errors]
         if errors:
             raise FactsValidationError(tuple(errors))
-        user = user or self.user_id
         written = [dataclasses.replace(f, subject=resolve_me(f.subject, user)) for f in written]
         redacted = [redact_fields(f) for f in written]
         sample = "\n".join(timeline_sql.statement_of(f) for f, _ in redacted[:64])
@@ -99,6 +117,7 @@ class TimelineTools:
                                          [r for _, r in redacted], _scope(shared, user),
                                          document, vector, now and _aware_now(now))
 
+    @retry_transient
     def end_fact(self, fact_id: int, valid_to: str, *, observed_at: datetime | str | None = None,
                  source: str | None = None, quote: str | None = None,
                  now: datetime | None = None) -> FactWrite:
@@ -110,8 +129,10 @@ class TimelineTools:
         value stops at ``valid_to``. Works for a many value too. Refuses an unknown id, a
         fact that is not a timeline fact or is retracted, and an end not after its start.
         """
-        if not isinstance(fact_id, int) or isinstance(fact_id, bool):
-            raise InvalidInput(f"a fact id is an integer, got {fact_id!r}")
+        check_id("fact_id", fact_id)
+        check_text("valid_to", valid_to, limit=64)
+        check_text("source", source, limit=512, required=False)
+        check_text("quote", quote, limit=2000, required=False)
         at = _aware_now(now)
         with self._tx() as cur:
             fact = timeline_sql.fact_for_end(cur, fact_id)
@@ -141,16 +162,19 @@ class TimelineTools:
                                         document, vector, now and at)
         return result.facts[0]
 
+    @retry_transient
     def retract(self, fact_id: int, *, reason: str = "retracted by request",
                 now: datetime | None = None) -> TimelineFact | None:
         """Withdraw a fact (never deleted); a timeline fact's key is re-resolved, so what it
         had superseded can become current again. Returns the timeline fact, if it is one."""
-        if not isinstance(fact_id, int) or isinstance(fact_id, bool):
-            raise InvalidInput(f"a fact id is an integer, got {fact_id!r}")
-        if not isinstance(reason, str) or not reason.strip():
+        check_id("fact_id", fact_id)
+        if isinstance(reason, str) and not reason.strip():
             raise InvalidInput("a retraction needs a reason; it is kept in the history")
+        check_text("reason", reason, limit=MAX_NOTE)
+        reason = redact_text(reason.strip(), MAX_NOTE)[0]
+        at = _aware_now(now)
         with self._tx() as cur:
-            return timeline_sql.retract(cur, fact_id, reason.strip(), _aware_now(now))
+            return timeline_sql.retract(cur, fact_id, reason, at)
 
     def facts(self, subject: str | None = None, attribute: str | None = None, *,
               as_of: str | datetime | None = None, known_at: str | datetime | None = None,
@@ -163,11 +187,12 @@ class TimelineTools:
         its sources had observed by then (``observed_at`` is valid-time evidence, never the
         store's own clock). A subject+attribute with facts in the personal and the shared
         scope is answered as two keys, each line tagged with its scope."""
-        user = user or self.user_id
+        user = _user(user, self.user_id)
+        check_text("subject", subject, limit=200, required=False)
+        check_text("attribute", attribute, limit=64, required=False)
         if subject is not None:
             subject = resolve_me(subject, user)
-        if not isinstance(limit, int) or not 1 <= limit <= MAX_READ:
-            raise InvalidInput(f"limit must be an integer from 1 to {MAX_READ}")
+        check_count("limit", limit, 1, MAX_READ)
         now = _aware_now(None)
         label, instant = as_of_instant(as_of, now)
         believed = _belief_time(known_at)
@@ -186,9 +211,8 @@ class TimelineTools:
               user: str | None = None) -> Brief:
         """The facts part of an answer brief: the convention, one line per timeline the
         question is about (as of the time it names, or ``as_of``), numbered citations."""
-        if not isinstance(question, str) or not question.strip():
-            raise InvalidInput("brief needs a non-empty question")
-        user = user or self.user_id
+        check_text("the question", question, limit=MAX_QUERY)
+        user = _user(user, self.user_id)
         now = _aware_now(None)
         label, instant = as_of_instant(as_of or as_of_from_question(question, now), now)
         with self._tx() as cur:
@@ -251,15 +275,20 @@ def _scopes(user: str) -> list[str]:
 def _aware_now(now: datetime | None) -> datetime:
     if now is None:
         return datetime.now(UTC)
-    if now.tzinfo is None:
-        raise InvalidInput("now must be timezone-aware")
-    return now
+    return check_instant("now", now)
+
+
+def _user(user: object, default: str) -> str:
+    """Whose 'me' a call means: the caller's id, else the store's."""
+    if user is None:
+        return default
+    return check_text("user", user, limit=MAX_REF)
 
 
 def _belief_time(known_at: str | datetime | None) -> datetime | None:
     if known_at is None:
         return None
     if isinstance(known_at, datetime):
-        return _aware_now(known_at)
+        return check_instant("known_at", known_at)
     # A partial date here too means the end of that period.
     return as_of_instant(known_at, datetime.now(UTC))[1]

@@ -12,7 +12,7 @@ from psycopg.types.json import Jsonb
 
 from factstore.errors import FactNotFound, InvalidInput, SchemaError
 from factstore.kinds import Verdict
-from factstore.store import transitions
+from factstore.store import locks, transitions
 from factstore.store.remember import content_hash, lineage_of
 from factstore.timelines.bulk import CorroborationIndex
 from factstore.timelines.cardinality import decide_cardinality
@@ -64,10 +64,8 @@ def statement_of(fact: WrittenFact | TimelineFact) -> str:
 
 
 def lock_keys(cur: Any, keys: Sequence[Key]) -> None:
-    # One writer per key at a time; sorted so two requests never deadlock.
-    for key in sorted(set(keys)):
-        cur.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 2))",
-                    ("timeline:" + "|".join(key),))
+    # One writer per key at a time, taken before any other lock (store/locks.py).
+    locks.lock_timeline_keys(cur, keys)
 
 
 def load_key(cur: Any, key: Key) -> list[TimelineFact]:
@@ -222,7 +220,7 @@ def _land_request(cur: Any, text: str, vector: Any, at: datetime) -> tuple[int, 
     observations be kept already)."""
     digest = content_hash(text)
     lineage = lineage_of("capture", None, digest)
-    cur.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))", ("doc:" + lineage,))
+    locks.lock_lineages(cur, [lineage])  # after the keys' locks, as store/locks.py orders
     cur.execute("SELECT id FROM documents WHERE lineage = %s AND content_hash = %s",
                 (lineage, digest))
     row = cur.fetchone()
@@ -432,17 +430,20 @@ def _sync_disputes(cur: Any, facts: list[TimelineFact],
 
 def retract(cur: Any, fact_id: int, reason: str, at: datetime) -> TimelineFact | None:
     """Withdraw a fact; a timeline fact's key is re-resolved. Returns the timeline fact."""
-    cur.execute("SELECT verdict, attribute, subject, timeline_scope, cardinality FROM facts "
-                "WHERE id = %s FOR UPDATE", (fact_id,))
+    # The key's (or the plain kind's) advisory lock before the row's (store/locks.py): a
+    # writer of the key holds the key lock while it updates this row.
+    locked = locks.lock_facts_domain(cur, [fact_id])
+    cur.execute("SELECT verdict, kind, attribute, subject, timeline_scope, cardinality FROM "
+                "facts WHERE id = %s FOR NO KEY UPDATE", (fact_id,))
     row = cur.fetchone()
     if row is None:
         raise FactNotFound(f"no fact #{fact_id} to retract")
+    locks.check_domain(fact_id, locked, row)
     if row["attribute"] is None:
         transitions.set_verdict(cur, fact_id, Verdict.WITHDRAWN, f"retracted: {reason}", at)
         transitions.close_conflicts_of(cur, fact_id, at, "withdrawn", except_conflict=None)
         return None
     key = (row["timeline_scope"], row["subject"], row["attribute"])
-    lock_keys(cur, [key])
     transitions.set_verdict(cur, fact_id, Verdict.WITHDRAWN, f"retracted: {reason}", at)
     resolve_key(cur, key, row["cardinality"], at, f"fact #{fact_id} retracted")
     return _reload(cur, fact_id)

@@ -1,4 +1,10 @@
-"""Verdict transitions: the one place a fact's verdict changes, always with a history row."""
+"""Verdict transitions: the one place a fact's verdict changes, always with a history row.
+
+The row locks taken here are step 4 of the store's lock order (store/locks.py): a caller
+already holds the advisory lock that covers the fact (its timeline key, or its kind's
+density lock). ``FOR NO KEY UPDATE`` is the lock the following UPDATE takes anyway, so it
+does not wait for writers that merely reference the fact (a history or evidence row).
+"""
 
 from __future__ import annotations
 
@@ -22,7 +28,7 @@ def record(cur: Any, fact_id: int, from_verdict: str | None, to_verdict: str, re
 def set_verdict(cur: Any, fact_id: int, to: Verdict, reason: str, at: datetime,
                 conflict_id: int | None = None) -> str:
     """Move one fact to a verdict (no-op if already there); returns the previous verdict."""
-    cur.execute("SELECT verdict FROM facts WHERE id = %s FOR UPDATE", (fact_id,))
+    cur.execute("SELECT verdict FROM facts WHERE id = %s FOR NO KEY UPDATE", (fact_id,))
     before = cur.fetchone()["verdict"]
     if before != to.value:
         cur.execute("UPDATE facts SET verdict = %s WHERE id = %s", (to.value, fact_id))
@@ -39,7 +45,7 @@ def supersede(cur: Any, loser: int, winner: int, reason: str, at: datetime,
     closing check whether the winner contradicts a surviving partner (see
     :func:`close_conflicts_of`).
     """
-    cur.execute("SELECT verdict FROM facts WHERE id = %s FOR UPDATE", (loser,))
+    cur.execute("SELECT verdict FROM facts WHERE id = %s FOR NO KEY UPDATE", (loser,))
     before = cur.fetchone()["verdict"]
     cur.execute(
         "UPDATE facts SET verdict = 'superseded', superseded_by = %s, t_superseded = %s "
@@ -71,7 +77,7 @@ def close_conflicts_of(cur: Any, loser: int, at: datetime, why: str,
     cur.execute(
         "SELECT id, CASE WHEN fact_a = %(f)s THEN fact_b ELSE fact_a END AS partner "
         "FROM conflicts WHERE status = 'open' AND (fact_a = %(f)s OR fact_b = %(f)s) "
-        "AND id IS DISTINCT FROM %(x)s FOR UPDATE", {"f": loser, "x": except_conflict})
+        "AND id IS DISTINCT FROM %(x)s FOR NO KEY UPDATE", {"f": loser, "x": except_conflict})
     for row in cur.fetchall():
         partner = row["partner"]
         if successor is not None and partner in pending:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from factstore.errors import InvalidInput
+from factstore.inputs import EARLIEST, LATEST, check_instant
 
 PARTIAL_DATE = re.compile(
     r"^\d{4}(-\d{2}(-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2}))?)?)?$")
@@ -45,6 +46,10 @@ def parse_partial(text: str) -> PartialDate:
         raise InvalidInput(
             f"{text!r} is not a partial date; write YYYY, YYYY-MM, YYYY-MM-DD or "
             "YYYY-MM-DDThh:mm:ss with Z or an offset")
+    if not EARLIEST.year <= int(text[:4]) <= LATEST.year:
+        # Python's datetime ends at 9999 and a timezone can push either edge past it.
+        raise InvalidInput(f"{text!r} is outside the years the store keeps "
+                           f"({EARLIEST.year:04d} to {LATEST.year})")
     try:
         if len(text) == 4:
             start = datetime(int(text), 1, 1, tzinfo=UTC)
@@ -59,7 +64,7 @@ def parse_partial(text: str) -> PartialDate:
             return PartialDate(text, "day", start, start + timedelta(days=1))
         instant = datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(UTC)
         return PartialDate(text, "timestamp", instant, instant)
-    except ValueError as exc:
+    except (ValueError, OverflowError) as exc:
         raise InvalidInput(f"{text!r} is not a real date: {exc}") from None
 
 
@@ -72,9 +77,10 @@ def as_of_instant(as_of: str | datetime | None, now: datetime) -> tuple[str, dat
     if as_of is None:
         return "now", now
     if isinstance(as_of, datetime):
-        if as_of.tzinfo is None:
-            raise InvalidInput(f"as_of={as_of.isoformat()} has no timezone; pass an aware time")
-        return as_of.isoformat(), as_of
+        return as_of.isoformat(), check_instant("as_of", as_of)
+    if not isinstance(as_of, str):
+        raise InvalidInput(f"as_of must be a partial date (YYYY, YYYY-MM, YYYY-MM-DD), an "
+                           f"RFC 3339 timestamp or a datetime, got {type(as_of).__name__}")
     return as_of, parse_partial(as_of).last_instant
 
 

@@ -27,6 +27,7 @@ from jsonschema import Draft202012Validator, ValidationError
 from referencing import Registry, Resource
 
 from factstore.errors import InvalidInput
+from factstore.inputs import EARLIEST, LATEST, check_instant
 from factstore.timelines.dates import parse_partial
 
 SCHEMA_PACKAGE = "factstore.timelines.schema"
@@ -35,6 +36,8 @@ REQUEST_SCHEMA_FILE = "facts-request.v1.json"
 
 #: The largest batch one request may carry (the envelope's maxItems).
 MAX_FACTS_PER_REQUEST = 50
+#: How deep a request may nest before it is refused unread (real requests nest 3 deep).
+MAX_DEPTH = 32
 
 #: Fields the server owns. Emitters never send them (seed §4: "Do not resolve conflicts
 #: yourself"), so naming them in the error is more useful than a bare "unknown field".
@@ -173,9 +176,58 @@ def _json_type(value: object) -> str:
 
 
 def _short(value: object, limit: int = 40) -> str:
-    """A bounded repr for messages: values can be long (and, before redaction, secret)."""
-    text = repr(value)
+    """A bounded repr for messages: values can be long (and, before redaction, secret),
+    deeply nested (repr would recurse) or huge numbers (repr refuses past 4300 digits)."""
+    if isinstance(value, str):
+        text = repr(value[:limit])
+    elif isinstance(value, dict | list | tuple):
+        text = f"{_json_type(value)} of {len(value)} item(s)"
+    elif isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        text = f"an integer of {value.bit_length()} bits"
+    else:
+        text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _storable_errors(payload: object) -> list[FieldError]:
+    """What no schema check can be run on: nesting deeper than MAX_DEPTH (a recursive
+    validator would overflow the stack), integers past 64 bits (its messages would fail to
+    print them) and strings Postgres cannot keep (a NUL character, a lone surrogate). Walked without recursion; each bad string reported at its path."""
+    errors: list[FieldError] = []
+    stack: list[tuple[object, tuple[str | int, ...]]] = [(payload, ())]
+    while stack:
+        node, path = stack.pop()
+        if len(path) > MAX_DEPTH:
+            return [FieldError(render_path(path[:MAX_DEPTH]), None,
+                               f"the request nests deeper than {MAX_DEPTH} levels; format v1 "
+                               "facts are flat objects")]
+        if isinstance(node, dict):
+            for key, item in node.items():
+                if isinstance(key, str) and (problem := _unstorable(key)):
+                    errors.append(FieldError(render_path(path), None, f"a key {problem}"))
+                stack.append((item, (*path, str(key))))
+        elif isinstance(node, list | tuple):
+            stack.extend((item, (*path, i)) for i, item in enumerate(node))
+        elif isinstance(node, str) and (problem := _unstorable(node)):
+            errors.append(FieldError(render_path(path), None,
+                                     f"{_field_name(path) or 'the value'} {problem}"))
+        elif isinstance(node, int) and not isinstance(node, bool) and node.bit_length() > 63:
+            # no field takes such a number, and printing one fails past 4,300 digits
+            errors.append(FieldError(render_path(path), None,
+                                     f"{_field_name(path) or 'the value'} is {_short(node)}; "
+                                     "no field of a fact takes a number that large"))
+    return sorted(errors, key=lambda e: e.path)
+
+
+def _unstorable(text: str) -> str | None:
+    if "\x00" in text:
+        return "contains a NUL character (\\x00), which the store cannot keep; remove it"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return (f"contains a lone surrogate at position {exc.start} (not valid Unicode); "
+                "send valid UTF-8 text")
+    return None
 
 
 _TYPE_PHRASES = {"string": "a string", "number": "a number", "integer": "an integer",
@@ -325,9 +377,10 @@ def _semantic_errors(index: int, fact: dict[str, Any], now: datetime | None) -> 
             continue
         try:
             starts[name] = parse_partial(text).start
-        except InvalidInput:
+        except InvalidInput as exc:
             out.append(FieldError(
                 f"{base}.{name}", text,
+                f"{name} {exc}" if "outside the years" in str(exc) else
                 f"{name} {text!r} is not a real date (month 01-12, a day that month has, "
                 "a time of day that exists)"))
     if len(starts) == 2 and starts["valid_to"] <= starts["valid_from"]:
@@ -357,7 +410,17 @@ def _semantic_errors(index: int, fact: dict[str, Any], now: datetime | None) -> 
                 f"observed_at is in the future (after {now:%Y-%m-%dT%H:%M:%SZ}, allowing "
                 f"{FUTURE_SKEW.seconds // 60} minutes of clock skew): an observation is made "
                 "before it is written; send the time the source said it"))
+        elif (outside := _outside_years(instant)) is not None:
+            out.append(FieldError(f"{base}.observed_at", observed, f"observed_at {outside}"))
     return out
+
+
+def _outside_years(instant: datetime) -> str | None:
+    try:
+        check_instant("observed_at", instant)
+    except InvalidInput:
+        return f"is outside the years the store keeps ({EARLIEST.year:04d} to {LATEST.year})"
+    return None
 
 
 def _observed_too_late(instant: datetime, now: datetime) -> bool:
@@ -406,6 +469,14 @@ def _parse_json(payload: str | bytes | bytearray) -> object:
         raise FactsValidationError([FieldError(
             "", None, f"the request is not JSON text (send UTF-8): {exc.reason} at byte "
             f"{exc.start}")]) from None
+    except RecursionError:
+        raise FactsValidationError([FieldError(
+            "", None, f"the request nests deeper than {MAX_DEPTH} levels; format v1 facts "
+            "are flat objects")]) from None
+    except ValueError as exc:
+        # json refuses integers past 4300 digits (CPython's int conversion limit)
+        raise FactsValidationError([FieldError(
+            "", None, f"the request holds a number too long to read: {exc}"[:200])]) from None
 
 
 def _sort_key(error: FieldError, order: dict[str, int]) -> tuple[object, ...]:
@@ -434,6 +505,9 @@ def validate_request(payload: object, *, now: datetime | None = None
         raise FactsValidationError([FieldError(
             "", payload, f"the request must be a JSON object, got {_json_type(payload)}")])
 
+    unstorable = _storable_errors(payload)
+    if unstorable:
+        raise FactsValidationError(unstorable)
     errors: list[FieldError] = []
     seen: set[tuple[str, str]] = set()
 

@@ -6,6 +6,7 @@ backslashes (an escaped Windows path arrives as C:\\\\ops). Nothing else is forg
 
 from __future__ import annotations
 
+import functools
 import re
 
 _WHITESPACE = re.compile(r"\s+")
@@ -17,10 +18,17 @@ def normalise_anchor(text: str) -> str:
     return _WHITESPACE.sub(" ", _BACKSLASHES.sub(r"\\", text)).strip()
 
 
+@functools.lru_cache(maxsize=8)
+def _normalised_source(source: str) -> str:
+    # One capture is checked once per fact: normalising a 1 MB source per fact made large
+    # captures quadratic; the cache keeps it once per capture.
+    return normalise_anchor(source)
+
+
 def quote_is_anchored(quote: str, source: str) -> bool:
     """True when the (normalised) quote is a non-empty substring of the (normalised) source."""
     needle = normalise_anchor(quote)
-    return bool(needle) and needle in normalise_anchor(source)
+    return bool(needle) and (needle in source or needle in _normalised_source(source))
 
 
 def anchor_reason(quote: str, source: str) -> str | None:

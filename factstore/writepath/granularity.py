@@ -79,6 +79,7 @@ source is located at its first occurrence.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import re
 from collections.abc import Sequence
@@ -315,13 +316,24 @@ def _fragments_of(fact: ExtractedFact, source: str) -> tuple[_Fragment, ...] | N
     return tuple(fragments)
 
 
-def _sentence_of(start: int, end: int, sentences: Sequence[Sentence]) -> int | None:
-    """The one sentence the span overlaps, or None when it overlaps none or several."""
-    hits = [i for i, s in enumerate(sentences) if s.start < max(end, start + 1) and start < s.end]
+def _sentence_of(start: int, end: int, sentences: Sequence[Sentence],
+                 ends: Sequence[int]) -> int | None:
+    """The one sentence the span overlaps, or None when it overlaps none or several.
+
+    Sentences are in source order and disjoint, so the first that ends after ``start`` is
+    found by bisection (``ends`` are their ends) instead of a scan per fact."""
+    stop = max(end, start + 1)
+    first = bisect.bisect_right(ends, start)
+    hits = []
+    for i in range(first, len(sentences)):
+        if sentences[i].start >= stop or len(hits) > 1:
+            break
+        hits.append(i)
     return hits[0] if len(hits) == 1 else None
 
 
-def _group_of(fact: ExtractedFact, source: str, sentences: Sequence[Sentence]) -> _Group:
+def _group_of(fact: ExtractedFact, source: str, sentences: Sequence[Sentence],
+              ends: Sequence[int]) -> _Group:
     kind = fact.kind.strip().upper() if isinstance(fact.kind, str) else ""
     subject = _normal_subject(fact.subject) if isinstance(fact.subject, str) else None
     subjects = frozenset({subject} if subject else ())
@@ -330,7 +342,8 @@ def _group_of(fact: ExtractedFact, source: str, sentences: Sequence[Sentence]) -
         return _Group(((fact, ()),), kind, None, subjects)
     start = min(f.start for f in fragments)
     end = max(f.end for f in fragments)
-    return _Group(((fact, fragments),), kind, _sentence_of(start, end, sentences), subjects)
+    return _Group(((fact, fragments),), kind, _sentence_of(start, end, sentences, ends),
+                  subjects)
 
 
 # --------------------------------------------------------------------------------------------
@@ -685,9 +698,20 @@ def fold_fragments(facts: list[ExtractedFact], source: str) -> list[ExtractedFac
     is left, and a folded fact is rebuilt from its recorded fragments on a later pass.
     """
     sentences = split_sentences(source)
-    groups = [_group_of(fact, source, sentences) for fact in facts]
-    while (pair := _first_mergeable_pair(groups, source)) is not None:
-        i, j = pair
-        groups[i] = _merge_groups(groups[i], groups[j])
-        del groups[j]
-    return [_fold_group(group, source) for group in groups]
+    ends = [sentence.end for sentence in sentences]
+    groups: list[_Group | None] = [_group_of(fact, source, sentences, ends) for fact in facts]
+    # Only groups of one sentence can merge, so each sentence's groups are folded on their
+    # own, in list order: the same merges, earliest pair first, as one pass over all pairs
+    # (which made a capture of many facts cubic).
+    by_sentence: dict[int, list[int]] = {}
+    for position, group in enumerate(groups):
+        if group is not None and group.sentence is not None:
+            by_sentence.setdefault(group.sentence, []).append(position)
+    for positions in by_sentence.values():
+        local = [groups[p] for p in positions]
+        while (pair := _first_mergeable_pair(local, source)) is not None:
+            i, j = pair
+            local[i] = _merge_groups(local[i], local[j])
+            groups[positions[i]], groups[positions[j]] = local[i], None
+            del local[j], positions[j]
+    return [_fold_group(group, source) for group in groups if group is not None]

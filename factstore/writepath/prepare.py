@@ -13,6 +13,7 @@ from factstore.errors import InvalidInput
 from factstore.extractors.base import ExtractedFact, ExtractionContext, Extractor
 from factstore.kinds import KIND_COLUMNS, PER_KIND_COLUMNS, STATUS_DETAILS, Kind, parse_kind
 from factstore.lifetimes import parse_lifetime
+from factstore.redaction import redact
 from factstore.results import DroppedFact
 from factstore.settings import Settings
 from factstore.statements import normalise_statement
@@ -22,7 +23,7 @@ from factstore.writepath.gate import GateDecision, index_page_gate
 from factstore.writepath.granularity import fold_fragments
 from factstore.writepath.polarity import polarity_mismatch
 from factstore.writepath.subjects import subject_key, subject_of
-from factstore.writepath.topics import clean_topics
+from factstore.writepath.topics import REDACTED_TOPIC, clean_topics
 
 
 @dataclass(frozen=True)
@@ -101,11 +102,13 @@ def _prepare(fact: ExtractedFact, text: str, context: ExtractionContext,
     fields, cleared = _kind_fields(fact, kind)
     if cleared:
         meta["cleared_fields"] = cleared
-    hygiene = clean_topics(fact.topics, captured_by=context.captured_by,
+    hygiene = clean_topics(_without_secrets(fact.topics), captured_by=context.captured_by,
                            scribe_names=settings.scribe_names)
     if hygiene.dropped:
         meta["dropped_topics"] = [{"topic": t, "reason": r} for t, r in hygiene.dropped]
-    statement = " ".join(fact.statement.split())
+    # The capture was redacted before extraction; what the extractor says is redacted too,
+    # since a model (or a script) may echo or invent a secret-shaped string.
+    statement = redact(" ".join(fact.statement.split()))[0]
     quote = _verbatim(fact.quote, text)
     # A statement whose negation polarity differs from its own quote's says the opposite of
     # its evidence (the "fact 74" shape): keep it, but parked, never as an active claim.
@@ -123,6 +126,16 @@ def fact_subject(named: object, statement: str) -> tuple[str | None, str]:
         return key, "extractor"
     key = subject_key(subject_of(statement))
     return (key, "statement") if key is not None else (None, "none")
+
+
+def _without_secrets(topics: tuple[str, ...]) -> list[str]:
+    """Topics with a secret-shaped one replaced by a redaction marker, which topic hygiene
+    then drops and records (never a candidate root, never a tag)."""
+    out = []
+    for topic in topics:
+        cleaned, kinds = redact(str(topic))
+        out.append(f"{REDACTED_TOPIC}{','.join(kinds)}" if kinds else cleaned)
+    return out
 
 
 def _kind_fields(fact: ExtractedFact, kind: Kind) -> tuple[dict[str, object], list[dict]]:
@@ -148,7 +161,7 @@ def _kind_fields(fact: ExtractedFact, kind: Kind) -> tuple[dict[str, object], li
             cleared.append({"field": name, "value": value,
                             "reason": f"status_detail must be one of {STATUS_DETAILS}"})
             continue
-        fields[name] = value.strip() if isinstance(value, str) else value
+        fields[name] = redact(value.strip())[0] if isinstance(value, str) else value
     return fields, cleared
 
 

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 _DIGIT_OR_DOTTED = re.compile(r"\d|\w\.\w")
+#: A topic the redaction stage found a secret in (write path): dropped, only its kind kept.
+REDACTED_TOPIC = "⟦redacted⟧:"
 #: Model families whose versioned names are scribes, never topics ("qwen2.5-7b-instruct",
 #: "claude-3-5-sonnet", "gpt-4o-mini", "mistral-large-2407", "gemini-1.5-pro").
 MODEL_FAMILIES: tuple[str, ...] = (
@@ -56,6 +58,11 @@ def clean_topics(topics: Iterable[str], *, captured_by: str | None,
         key = topic.lower()
         if not topic:
             dropped.append((str(raw), "empty topic"))
+            continue
+        if topic.startswith(REDACTED_TOPIC):
+            # the topic itself is never recorded: only that a secret was removed
+            dropped.append(("[REDACTED]", "a secret (" + topic[len(REDACTED_TOPIC):]
+                            + "): redacted, never a topic"))
             continue
         if scribe_self and (key == scribe_self or key in _name_parts(scribe_self)):
             dropped.append((topic, "captured_by: the scribe wrote it, the capture is not about it"))

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from factstore.redaction import redact, redact_fields
 from factstore.timelines.format_v1 import WrittenFact
-from factstore.timelines.redaction import redact, redact_fields
 
 # Fakes with the right shape; none is a live credential.
 PEM = ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7bq3x9Vb0xYz\n"
@@ -188,3 +188,37 @@ def test_redact_fields_without_secrets_returns_the_same_fact() -> None:
                        quote="my shoe size is now 41")
     cleaned, records = redact_fields(fact)
     assert cleaned == fact and records == ()
+
+
+# --- the corpus every entry point is audited with (tests/test_secrets_audit.py) -----------
+
+from tests.secrets_corpus import NOT_SECRETS, SECRETS  # noqa: E402
+
+
+@pytest.mark.parametrize(("kind", "text", "needle"), SECRETS,
+                         ids=[f"{k}-{i}" for i, (k, _, _) in enumerate(SECRETS)])
+def test_every_secret_shape_is_redacted(kind: str, text: str, needle: str) -> None:
+    redacted, kinds = redact(f"note: {text} (end)")
+    assert needle not in redacted
+    assert kind in kinds
+    assert f"[REDACTED:{kind}]" in redacted
+
+
+@pytest.mark.parametrize("text", NOT_SECRETS)
+def test_ordinary_text_is_untouched(text: str) -> None:
+    assert redact(text) == (text, ())
+
+
+@pytest.mark.parametrize("digits", ["4111111111111112", "5555555555554445", "378282246310006"])
+def test_card_shaped_numbers_failing_luhn_are_kept(digits: str) -> None:
+    assert redact(f"ref {digits}") == (f"ref {digits}", ())
+
+
+def test_a_redaction_that_overflows_its_field_is_cut_with_a_marker() -> None:
+    from factstore.redaction import FIELD_LIMITS, TRUNCATED
+    fact = WrittenFact(subject="me", attribute="pin", value="x", unit="pw=a password=b secret=c",
+                       cardinality=None, valid_from=None, valid_to=None, observed_at=None,
+                       source="s", quote="q", confidence=None)
+    cleaned, records = redact_fields(fact)
+    assert len(cleaned.unit) == FIELD_LIMITS["unit"] and cleaned.unit.endswith(TRUNCATED)
+    assert records[0]["field"] == "unit"
