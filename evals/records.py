@@ -34,6 +34,7 @@ import pyarrow.parquet as pq
 
 from evals.registry import EvalContext, EvalOutcome, EvalSpec
 from factstore.errors import InvalidInput
+from factstore.redaction import redact, redact_json
 from factstore.store.server import factstore_home
 
 __all__ = [
@@ -210,8 +211,18 @@ def _items_table(run_id: str, items: Sequence[Mapping[str, Any]]) -> pa.Table:
         "item_index": pa.array(range(len(items)), type=pa.int64()),
     }
     for key in keys:
-        columns[key] = _column(key, [item.get(key) for item in items])
+        # A run record keeps what the eval saw (dataset text, extracted statements): the same
+        # redaction as the store's, so a secret in a dataset never lands in a record either.
+        columns[key] = _column(key, [_redacted(item.get(key)) for item in items])
     return pa.table(columns)
+
+
+def _redacted(value: object) -> object:
+    if isinstance(value, str):
+        return redact(value)[0]
+    if isinstance(value, list | tuple | dict):
+        return redact_json(value)[0]
+    return value
 
 
 def _metric_value(name: str, value: object) -> float | None:

@@ -197,6 +197,22 @@ def test_item_columns_of_mixed_types_are_json_and_reserved_names_are_refused(
     assert len(list_runs(home)) == 1  # the refused writes left nothing behind
 
 
+def test_a_secret_in_an_item_is_redacted_in_the_run_record(
+        counts: EvalSpec, home: Path, dataset: Path) -> None:
+    from tests.secrets_corpus import SECRETS
+
+    context = EvalContext(extractor=ScriptedExtractor(), embedder=NullEmbedder(),
+                          settings=Settings(), open_store=lambda: None)
+    items = [{"text": text, "facts": [f"it says {text}"]} for _, text, _ in SECRETS]
+    record = write_run(counts, EvalOutcome(items=items, metrics={"exact": 1}),
+                       dataset=dataset, context=context, home=home)
+    stored = (record.path / "items.parquet").read_bytes().decode("latin-1")
+    rows = pq.read_table(record.path / "items.parquet").to_pylist()
+    for _, _, needle in SECRETS:
+        assert needle not in stored and not any(needle in str(r) for r in rows)
+    assert all("[REDACTED:" in r["text"] for r in rows)
+
+
 def test_dataset_hash_of_a_directory_follows_names_and_contents(tmp_path: Path) -> None:
     folder = tmp_path / "set"
     folder.mkdir()

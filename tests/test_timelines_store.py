@@ -310,5 +310,7 @@ def test_a_key_longer_than_the_read_cap_shows_its_newest_history_and_a_short_lin
     nick.backfill_facts([fact(str(30 + i % 7), f"{2000 + i}") for i in range(24)])
     (key,) = nick.facts("me", "shoe_size", limit=10).keys
     assert len(key.history) == 10 and key.history[0].valid_from == "2023"
+    assert key.omitted == 14  # the answer says what the cap left out
     assert [f.valid_from for f in key.current] == ["2023"]
     assert key.line.endswith(", +18 more)")
+    assert nick.facts("me", "shoe_size").keys[0].omitted == 0

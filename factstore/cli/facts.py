@@ -54,6 +54,8 @@ def render_answer(console: Console, answer: TimelineAnswer) -> None:
                           f"{f.observed_at:%Y-%m-%d}", f"{f.last_confirmed_at:%Y-%m-%d}",
                           f.status)
         console.print(table)
+        if key.omitted:
+            console.print(f"({key.omitted} older version(s) not shown: the read is capped)")
 
 
 @facts_app.command("write")

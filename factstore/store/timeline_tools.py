@@ -248,11 +248,13 @@ def _key(facts: list[TimelineFact], instant: datetime, limit: int = MAX_READ,
     """One key's answer; the current value is judged on the whole key, but a key longer than
     the read cap shows only its newest ``limit`` history entries."""
     first = facts[0]
+    history = history_order(facts)
     return TimelineKey(
         first.subject, first.attribute, first.cardinality,
-        current_at(facts, instant, first.cardinality), history_order(facts)[:limit],
+        current_at(facts, instant, first.cardinality), history[:limit],
         render_line(first.subject, first.attribute, first.cardinality, facts, instant,
-                    cite=own_source, note=note), scope=first.scope)
+                    cite=own_source, note=note), scope=first.scope,
+        omitted=max(0, len(history) - limit))
 
 
 def _scoped(keys: list[list[TimelineFact]]) -> list[Any]:

@@ -473,20 +473,16 @@ def _reload(cur: Any, fact_id: int) -> TimelineFact:
 def read_keys(cur: Any, scopes: Sequence[str], subject: str | None, attribute: str | None,
               limit: int) -> list[list[TimelineFact]]:
     """Whole keys, newest-written first, until about ``limit`` facts are gathered."""
-    cur.execute(
-        "SELECT timeline_scope, subject, attribute, max(t_captured) AS newest, count(*) AS n "
-        "FROM facts WHERE attribute IS NOT NULL AND timeline_scope = ANY(%(s)s) "
-        "AND (%(subj)s::text IS NULL OR subject = %(subj)s) "
-        "AND (%(attr)s::text IS NULL OR attribute = %(attr)s) "
-        "GROUP BY timeline_scope, subject, attribute "
-        "ORDER BY newest DESC, subject, attribute, timeline_scope",
-        {"s": list(scopes), "subj": subject, "attr": attribute})
+    rows = (_keys_by_subject(cur, scopes, subject, attribute) if subject is not None
+            else _newest_keys(cur, scopes, attribute, limit))
     chosen, total = [], 0
-    for row in cur.fetchall():
+    for row in rows:
         if chosen and total + row["n"] > limit:
             break
         chosen.append((row["timeline_scope"], row["subject"], row["attribute"]))
         total += row["n"]
+        if total >= limit:
+            break
     if not chosen:
         return []
     cur.execute(
@@ -499,6 +495,76 @@ def read_keys(cur: Any, scopes: Sequence[str], subject: str | None, attribute: s
     for fact in with_observations(cur, [timeline_fact(row) for row in cur.fetchall()]):
         grouped[(fact.scope or "", fact.subject, fact.attribute)].append(fact)
     return [facts for facts in grouped.values() if facts]
+
+
+def _keys_by_subject(cur: Any, scopes: Sequence[str], subject: str,
+                     attribute: str | None) -> list[dict[str, Any]]:
+    """A subject's keys, newest-written first (its rows come from the key index)."""
+    cur.execute(
+        "SELECT timeline_scope, subject, attribute, max(t_captured) AS newest, count(*) AS n "
+        "FROM facts WHERE attribute IS NOT NULL AND timeline_scope = ANY(%(s)s) "
+        "AND subject = %(subj)s AND (%(attr)s::text IS NULL OR attribute = %(attr)s) "
+        "GROUP BY timeline_scope, subject, attribute "
+        "ORDER BY newest DESC, subject, attribute, timeline_scope",
+        {"s": list(scopes), "subj": subject, "attr": attribute})
+    return cur.fetchall()
+
+
+#: Rows read per step of the newest-first walk over facts_timeline_recent.
+_WALK_PAGE = 2000
+
+
+def _newest_keys(cur: Any, scopes: Sequence[str], attribute: str | None,
+                 limit: int) -> list[dict[str, Any]]:
+    """Keys newest-written first, without grouping every row of a big store: walk the
+    recent-facts index newest first, a page at a time, taking each key at its newest row,
+    until the keys found hold ``limit`` facts (each key counted on the key index).
+
+    Keys written at one instant (one backfill) keep the grouped query's order: subject,
+    attribute, scope. So the walk reads a whole instant before it orders that instant's keys.
+    """
+    found: list[dict[str, Any]] = []
+    seen: set[tuple[str, str, str]] = set()
+    total, after = 0, None
+    pending: list[tuple[str, str, str]] = []
+    pending_at = None
+
+    def flush() -> None:
+        nonlocal total
+        for key in sorted(pending, key=lambda k: (k[1], k[2], k[0])):
+            cur.execute("SELECT count(*) AS n FROM facts WHERE attribute IS NOT NULL AND "
+                        "timeline_scope = %s AND subject = %s AND attribute = %s", key)
+            n = cur.fetchone()["n"]
+            found.append({"timeline_scope": key[0], "subject": key[1], "attribute": key[2],
+                          "n": n})
+            total += n
+        pending.clear()
+
+    while total < limit:
+        cur.execute(
+            "SELECT id, t_captured, timeline_scope, subject, attribute FROM facts "
+            "WHERE attribute IS NOT NULL AND timeline_scope = ANY(%(s)s) "
+            "AND (%(attr)s::text IS NULL OR attribute = %(attr)s) "
+            "AND (%(at)s::timestamptz IS NULL OR (t_captured, id) < (%(at)s, %(id)s)) "
+            "ORDER BY t_captured DESC, id DESC LIMIT %(page)s",
+            {"s": list(scopes), "attr": attribute, "page": _WALK_PAGE,
+             "at": after[0] if after else None, "id": after[1] if after else None})
+        page = cur.fetchall()
+        for row in page:
+            if row["t_captured"] != pending_at:
+                flush()
+                if total >= limit:
+                    return found
+                pending_at = row["t_captured"]
+            key = (row["timeline_scope"], row["subject"], row["attribute"])
+            if key not in seen:
+                seen.add(key)
+                pending.append(key)
+        if len(page) < _WALK_PAGE:
+            break
+        after = (page[-1]["t_captured"], page[-1]["id"])
+    flush()
+    return found
 
 
 def as_known_at(cur: Any, facts: list[TimelineFact], known_at: datetime) -> list[TimelineFact]:

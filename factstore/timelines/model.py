@@ -139,6 +139,9 @@ class TimelineKey:
     #: the scope this timeline lives in: 'user:<id>' (personal) or 'shared'; a
     #: subject+attribute with facts in both is read as two keys, never merged
     scope: str | None = None
+    #: how many older history entries the read cap (``limit``) left out; 0 when the
+    #: history is whole (the current value and the line are judged on the whole key)
+    omitted: int = 0
 
 
 @dataclass(frozen=True)
