@@ -31,6 +31,7 @@ from factstore.store.core import TOOLS
 COMMANDS: dict[str, tuple[str, ...]] = {
     "describe": ("describe",),
     "remember": ("remember",),
+    "remember_many": ("remember",),  # remember --file CAPTURES.jsonl
     "recall": ("recall",),
     "resolve_conflict": ("resolve",),
     "resolve_both_stand": ("both-stand",),
@@ -95,6 +96,19 @@ def _conflict(run: Run) -> dict[str, Any]:
 
 
 # -- reading and writing -------------------------------------------------------------------
+
+
+def test_remember_file_writes_many_captures_in_order(run: Run, tmp_path: Path) -> None:
+    path = tmp_path / "captures.jsonl"
+    path.write_text("\n".join(json.dumps(c) for c in (
+        GREEN, {"text": GREEN, "source_ref": "chat:1"}, {"text": "[[a]] [[b]] [[c]] [[d]] [[e]]"}
+    )) + "\n\n")  # a blank line is skipped
+    out = run("remember", "--file", str(path)).stdout
+    assert "3 capture(s): 3 stored, 0 already stored (re-runs), 1 gated" in out
+    results = _json(run("--json", "remember", "--file", str(path)))
+    assert len(results) == 3 and results[0]["document"]["duplicate"] is True
+    run("remember", "--file", str(tmp_path / "missing.jsonl"), code=2)
+    run("remember", GREEN, "--file", str(path), code=2)
 
 
 def test_remember_then_recall_prints_the_label(run: Run) -> None:

@@ -73,6 +73,9 @@ CALLS = {
     "remember": st.tuples(st.tuples(ANY), st.fixed_dictionaries({}, optional={
         "source_type": ANY, "source_ref": ANY, "said_at": ANY, "captured_by": ANY,
         "captured_at": ANY})),
+    "remember_many": st.tuples(st.tuples(st.one_of(ANY, st.lists(st.one_of(ANY, st.builds(
+        lambda v: {"text": "Sam moved to Lisbon.", "said_at": v}, ANY)), max_size=3))),
+        st.fixed_dictionaries({}, optional={"batch_size": ANY, "progress": ANY})),
     "recall": st.tuples(st.tuples(ANY), st.fixed_dictionaries({}, optional={"k": ANY,
                                                                             "now": ANY})),
     "resolve_conflict": st.tuples(st.tuples(ANY, ANY, ANY), st.just({})),

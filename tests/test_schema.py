@@ -76,7 +76,8 @@ def test_database_names_are_validated():
         check_database_name("Robert'); DROP TABLE facts;--")
 
 
-def test_store_open_with_no_arguments_uses_the_embedded_server_under_factstore_home(tmp_path):
+def test_store_open_with_no_arguments_uses_the_embedded_server_under_factstore_home(home):
+    # `home` lives where no other pytest session resets permissions (tests/conftest.py)
     script = (
         "from factstore import Store\n"
         "from tests.helpers import ScriptedExtractor\n"
@@ -86,13 +87,13 @@ def test_store_open_with_no_arguments_uses_the_embedded_server_under_factstore_h
         "print(d.server_version, d.pgvector_version)\n"
         "s.close()\n"
     )
-    env = {"FACTSTORE_HOME": str(tmp_path / "home"), "HF_HUB_OFFLINE": "1",
+    env = {"FACTSTORE_HOME": str(home), "HF_HUB_OFFLINE": "1",
            "PATH": "/usr/bin:/bin"}
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True,
                          text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     database_line, versions = out.stdout.strip().splitlines()[-2:]
-    assert str(tmp_path / "home" / "pgdata") in database_line
+    assert str(home / "pgdata") in database_line
     assert "dbname=factstore" in database_line
     server_version, pgvector = versions.split()
     assert int(server_version.split(".")[0]) >= 15

@@ -5,18 +5,28 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from factstore.cli.formatting import _kind_fields, _quote, _when, to_jsonable
-from factstore.cli.render import render_conflict, render_conflicts, render_recall, render_remember
+from factstore.cli.render import (
+    render_conflict,
+    render_conflicts,
+    render_recall,
+    render_remember,
+    render_remembered,
+)
 from factstore.cli.shell import _emit, _state, _store, app, read_input
+from factstore.errors import InvalidInput
 from factstore.results import Description, Fact, HistoryEntry
 
 __all__ = ["DEMO_DATABASE"]
@@ -107,8 +117,12 @@ def describe(ctx: typer.Context) -> None:
 @app.command()
 def remember(
     ctx: typer.Context,
-    text: Annotated[str, typer.Argument(metavar="TEXT|-",
-                                        help="The capture, or '-' to read it from stdin.")],
+    text: Annotated[str | None, typer.Argument(
+        metavar="TEXT|-", help="The capture, or '-' to read it from stdin.")] = None,
+    file: Annotated[Path | None, typer.Option(
+        "--file", help="Many captures, JSON Lines: a JSON string or an object with 'text' "
+        "(and source_type, source_ref, said_at, captured_by, captured_at) per line; written "
+        "in order with batched embedding ('-' reads stdin).")] = None,
     source_type: Annotated[str, typer.Option(
         help="utterance | capture | file | commit | url")] = "utterance",
     source_ref: Annotated[str | None, typer.Option(
@@ -118,12 +132,33 @@ def remember(
     captured_by: Annotated[str | None, typer.Option(
         help="The scribe that wrote it (provenance of the writer, never a topic).")] = None,
 ) -> None:
-    """Run one capture through the write path and show what happened to every fact."""
+    """Run one capture (or a file of them) through the write path and show what happened."""
+    if (text is None) == (file is None):
+        raise InvalidInput("give one capture (TEXT, or '-' for stdin) or --file CAPTURES.jsonl")
+    if file is not None:
+        captures = captures_in(read_input(file), str(file))
+        with _progress(ctx, len(captures)) as advance:
+            results = _store(ctx).remember_many(captures, progress=advance)
+        _emit(ctx, results, lambda c: render_remembered(c, results))
+        return
     if text == "-":
         text = read_input("-")
     result = _store(ctx).remember(text, source_type=source_type, source_ref=source_ref,
                                   said_at=said_at, captured_by=captured_by)
     _emit(ctx, result, lambda c: render_remember(c, result))
+
+
+@contextmanager
+def _progress(ctx: typer.Context, total: int) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress callback drawing a bar on a terminal; None when piped or under --json."""
+    state = _state(ctx)
+    if state.options.json or not state.console.is_terminal:
+        yield None
+        return
+    with Progress(TextColumn("remembering"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=state.console) as bar:
+        task = bar.add_task("captures", total=total)
+        yield lambda done, _total: bar.update(task, completed=done)
 
 
 @app.command()
@@ -211,3 +246,20 @@ def demo(ctx: typer.Context) -> None:
         raise typer.Exit(1) from None
     if state.options.json:
         typer.echo(json.dumps(to_jsonable(report), indent=2, ensure_ascii=False))
+
+
+def captures_in(text: str, name: str) -> list[object]:
+    """The captures of a JSON Lines file: one JSON string or object per non-blank line."""
+    captures = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            captures.append(json.loads(line))
+        except (json.JSONDecodeError, RecursionError, ValueError) as exc:
+            raise InvalidInput(f"{name} line {number}: not JSON ({str(exc)[:120]}); write one "
+                               "capture per line, a JSON string or an object with 'text'"
+                               ) from None
+    if not captures:
+        raise InvalidInput(f"{name} holds no captures")
+    return captures

@@ -3,6 +3,7 @@ outcomes and interrupts, labeled recall, and conflicts before and after they clo
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -76,6 +77,20 @@ def render_interrupt(console: Console, interrupt: Interrupt) -> None:
     title = (f"conflict #{interrupt.conflict_id} · {interrupt.lane} · similarity "
              f"{_sim(interrupt.similarity)} · both sides are contested until you decide")
     console.print(Panel(Group(*parts), title=escape(title), border_style="red"))
+
+
+def render_remembered(console: Console, results: Sequence[RememberResult]) -> None:
+    """Many captures' account in a few lines: documents, outcomes, interrupts."""
+    reruns = sum(r.document.duplicate for r in results)
+    outcomes = Counter(o.outcome for r in results for o in r.outcomes)
+    interrupts = sum(len(r.interrupts) for r in results)
+    console.print(escape(f"{len(results)} capture(s): {len(results) - reruns} stored, {reruns} "
+                         f"already stored (re-runs), {sum(bool(r.gated) for r in results)} "
+                         "gated to the documents layer"))
+    shown = ", ".join(f"{n} {name}" for name, n in sorted(outcomes.items())) or "no facts"
+    console.print(escape(f"facts: {shown}"))
+    if interrupts:
+        console.print(escape(f"{interrupts} conflict(s) need a person: factstore conflicts"))
 
 
 def render_remember(console: Console, result: RememberResult) -> None:

@@ -70,6 +70,7 @@ from factstore.store import recall as recall_sql
 from factstore.store import remember as remember_sql
 from factstore.store import retry, server
 from factstore.store import tags as tag_sql
+from factstore.store.bulk_tools import BulkTools
 from factstore.store.diagnostic_tools import DiagnosticTools
 from factstore.store.migrations import apply_migrations
 from factstore.store.rows import fetch_fact, fetch_facts
@@ -78,7 +79,7 @@ from factstore.store.timeline_tools import TimelineTools, default_user
 from factstore.writepath.prepare import prepare_capture
 
 TOOLS = (
-    "describe", "remember", "recall", "resolve_conflict", "resolve_both_stand",
+    "describe", "remember", "remember_many", "recall", "resolve_conflict", "resolve_both_stand",
     "open_conflicts", "registry_query", "registry_add_leaf", "registry_propose_root",
     "open_questions", "update_open_question", "write_facts", "backfill_facts",
     "retract", "end_fact", "facts", "brief",
@@ -86,12 +87,9 @@ TOOLS = (
 MAX_CAPTURE_CHARS = 1_000_000
 #: How many imported records commit together (each chunk whole, and skipped on a re-run).
 IMPORT_CHUNK = 1000
-#: What of a capture its document embedding reads: past any model's token window (MiniLM
-#: reads 256 word pieces, ~1,500 characters of prose).
-DOC_EMBED_CHARS = 16_000
 
 
-class Store(TimelineTools, DiagnosticTools):
+class Store(TimelineTools, BulkTools, DiagnosticTools):
     """A fact store on Postgres + pgvector. Open with ``Store.open()``; close when done."""
 
     def __init__(self, pool: ConnectionPool, dsn: str, embedder: Embedder, extractor: Extractor,
@@ -232,6 +230,23 @@ class Store(TimelineTools, DiagnosticTools):
         The capture lands in the documents layer exactly once per source lineage, whatever
         it yields. ``captured_at`` (default now) lets a backfill keep original capture times.
         """
+        capture, prepared = self._capture_of(text, source_type=source_type,
+                                             source_ref=source_ref, said_at=said_at,
+                                             captured_by=captured_by, captured_at=captured_at)
+        statements = [f.statement for f in prepared.facts]
+        # The model reads a text's first few hundred tokens; tokenising a 1 MB capture whole
+        # only to cut it there took seconds, so it is given the head it reads. And apart from
+        # the statements: in one batch with them, every short statement was padded to the
+        # capture's 256 tokens (7x the work for a capture of 145 sentences).
+        vectors = np.concatenate([self._embed([capture.text[:remember_sql.DOC_EMBED_CHARS]])]
+                                 + ([self._embed(statements)] if statements else []))
+        return self._write_capture(capture, prepared, vectors)
+
+    def _capture_of(self, text: str, *, source_type: str = "utterance",
+                    source_ref: str | None = None, said_at: datetime | str | None = None,
+                    captured_by: str | None = None, captured_at: datetime | str | None = None
+                    ) -> tuple[remember_sql.Capture, Any]:
+        """A capture checked, redacted and extracted: everything before its embedding."""
         check_text("the capture text", text, limit=MAX_CAPTURE_CHARS)
         kind_of_source = parse_source_type(source_type).value
         check_text("source_ref", source_ref, limit=MAX_REF, required=False,
@@ -247,17 +262,10 @@ class Store(TimelineTools, DiagnosticTools):
         secrets = tuple(sorted({*secrets, *ref_secrets, *by_secrets}))
         context = ExtractionContext(kind_of_source, source_ref, said, captured_by)
         prepared = prepare_capture(text, context, self.extractor, self.settings)
-        # The model reads a text's first few hundred tokens; tokenising a 1 MB capture whole
-        # only to cut it there took seconds, so it is given the head it reads. And apart from
-        # the statements: in one batch with them, every short statement was padded to the
-        # capture's 256 tokens (7x the work for a capture of 145 sentences).
-        statements = [f.statement for f in prepared.facts]
-        vectors = np.concatenate([self._embed([text[:DOC_EMBED_CHARS]])]
-                                 + ([self._embed(statements)] if statements else []))
         capture = remember_sql.Capture(text, kind_of_source, source_ref, said, captured_by,
                                        captured, scribe=getattr(self.extractor, "name", None),
                                        redacted=secrets)
-        return self._write_capture(capture, prepared, vectors)
+        return capture, prepared
 
     @retry.retry_transient
     def _write_capture(self, capture: remember_sql.Capture, prepared: Any,

@@ -36,6 +36,9 @@ from factstore.writepath.density import DensityFinding, HitReading, NearHit, ass
 from factstore.writepath.prepare import PreparedCapture, PreparedFact
 from factstore.writepath.triage import Candidate, TriageDecision, triage
 
+#: What of a capture its document embedding reads: past any model's token window (MiniLM
+#: reads 256 word pieces, ~1,500 characters of prose).
+DOC_EMBED_CHARS = 16_000
 
 @dataclass(frozen=True)
 class Capture:
