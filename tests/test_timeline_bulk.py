@@ -58,3 +58,4 @@ def test_a_new_value_ends_the_old_one_for_later_repeats():
     index.add(fact(2, "41", 2026))
     assert index.find("40", None, "2026-06", BASE) is None
     assert index.find("40", None, "2025-11", BASE).id == 1
+

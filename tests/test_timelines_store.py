@@ -314,3 +314,22 @@ def test_a_key_longer_than_the_read_cap_shows_its_newest_history_and_a_short_lin
     assert [f.valid_from for f in key.current] == ["2023"]
     assert key.line.endswith(", +18 more)")
     assert nick.facts("me", "shoe_size").keys[0].omitted == 0
+
+
+def test_a_backfill_is_validated_whole_and_names_each_problem_at_its_index(store) -> None:
+    from factstore.timelines.format_v1 import FactsValidationError
+
+    facts = [{"subject": f"person/v{i}", "attribute": "city", "value": "Oslo",
+              "source": f"archive:{i}", "observed_at": "2025-01-01T00:00:00Z"}
+             for i in range(120)]
+    bad = [dict(f) for f in facts]
+    bad[3]["valid_from"] = "2025-13"
+    bad[117]["attribute"] = "Not An Identifier"
+    with pytest.raises(FactsValidationError) as raised:
+        store.backfill_facts(bad)
+    assert [e.path for e in raised.value.errors] == ["facts[3].valid_from",
+                                                     "facts[117].attribute"]
+    assert store.row_counts()["facts"] == 0
+    assert store.backfill_facts(facts).created == 120  # past write_facts' cap of 50
+    with pytest.raises(FactsValidationError, match="facts"):
+        store.write_facts({"format": 1, "facts": facts[:51]})  # the request cap still holds

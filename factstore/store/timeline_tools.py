@@ -30,7 +30,7 @@ from factstore.store import timelines as timeline_sql
 from factstore.store.retry import retry_transient
 from factstore.timelines.about import attribute_candidates, keys_about
 from factstore.timelines.dates import as_of_instant, start_of
-from factstore.timelines.format_v1 import FactsValidationError, validate_request
+from factstore.timelines.format_v1 import validate_request
 from factstore.timelines.model import (
     BackfillResult,
     FactWrite,
@@ -46,7 +46,6 @@ from factstore.timelines.scopes import scope_notes
 from factstore.timelines.subjects import resolve_me
 
 MAX_READ = 500
-MAX_FACTS = 50  # per format v1 request
 
 
 def default_user() -> str:
@@ -84,8 +83,9 @@ class TimelineTools:
     @retry_transient
     def backfill_facts(self, facts: Iterable[Any], *, shared: bool = False,
                        user: str | None = None, now: datetime | None = None) -> BackfillResult:
-        """Bulk-write format v1 facts (an archive's worth): validated like write_facts, 50 at
-        a time, and all rejected if any is invalid; each fact corroborated or stored; each
+        """Bulk-write format v1 facts (an archive's worth): validated like write_facts, the
+        whole archive at once (write_facts' 50-fact cap does not apply), and all rejected if
+        any is invalid; each fact corroborated or stored; each
         key resolved once at the end instead of after every fact."""
         if isinstance(facts, str | bytes | bytearray | dict) or not isinstance(facts, Iterable):
             raise InvalidInput(f"backfill_facts takes a list of format v1 fact objects, got "
@@ -95,16 +95,10 @@ class TimelineTools:
         facts = list(facts)
         if not facts:
             raise InvalidInput("backfill_facts needs at least one fact")
-        written, errors = [], []
-        for offset in range(0, len(facts), MAX_FACTS):
-            chunk = facts[offset:offset + MAX_FACTS]
-            try:
-                written += validate_request({"format": 1, "facts": chunk},
-                                            now=_aware_now(now))[0]
-            except FactsValidationError as exc:
-                errors += [dataclasses.replace(e, path=_shift(e.path, offset)) for e in exc.errors]
-        if errors:
-            raise FactsValidationError(tuple(errors))
+        # One validation of the whole archive (every problem listed at its own index); the
+        # 50-fact cap is write_facts' request limit, not a backfill's.
+        written = validate_request({"format": 1, "facts": facts}, now=_aware_now(now),
+                                   batch=True)[0]
         written = [dataclasses.replace(f, subject=resolve_me(f.subject, user)) for f in written]
         redacted = [redact_fields(f) for f in written]
         sample = "\n".join(timeline_sql.statement_of(f) for f, _ in redacted[:64])
@@ -259,11 +253,6 @@ def _key(facts: list[TimelineFact], instant: datetime, limit: int = MAX_READ,
 
 def _scoped(keys: list[list[TimelineFact]]) -> list[Any]:
     return [(f[0].scope, f[0].subject, f[0].attribute, f[0].cardinality, f) for f in keys]
-
-
-def _shift(path: str, offset: int) -> str:
-    """'facts[3].value' in chunk k is 'facts[3 + offset].value' in the whole backfill."""
-    return re.sub(r"^facts\[(\d+)\]", lambda m: f"facts[{int(m.group(1)) + offset}]", path)
 
 
 def _scope(shared: bool, user: str) -> str:
