@@ -2,7 +2,7 @@
 
 Every failure a caller can cause is one of these, and its message says what was wrong and
 what to do about it. A call that raises has written nothing: every Store method is one
-transaction.
+transaction (a bulk call's committed chunks stay, whole, and a re-run skips them).
 """
 
 from __future__ import annotations

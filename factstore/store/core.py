@@ -1,6 +1,8 @@
 """factstore.Store: the one seam. The only code that talks SQL; every tool is a method.
 
-Every method is one transaction: a call that raises has written nothing.
+Every method is one transaction: a call that raises has written nothing. The bulk calls
+(``import_facts``, ``remember_many``) commit in chunks, each whole, and a re-run skips what
+landed.
 """
 
 from __future__ import annotations
