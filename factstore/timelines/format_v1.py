@@ -27,7 +27,7 @@ from jsonschema import Draft202012Validator, ValidationError
 from referencing import Registry, Resource
 
 from factstore.errors import InvalidInput
-from factstore.inputs import EARLIEST, LATEST, check_instant
+from factstore.inputs import EARLIEST, LATEST, check_instant, unstorable
 from factstore.timelines.dates import parse_partial
 
 SCHEMA_PACKAGE = "factstore.timelines.schema"
@@ -203,12 +203,12 @@ def _storable_errors(payload: object) -> list[FieldError]:
                                "facts are flat objects")]
         if isinstance(node, dict):
             for key, item in node.items():
-                if isinstance(key, str) and (problem := _unstorable(key)):
+                if isinstance(key, str) and (problem := unstorable(key)):
                     errors.append(FieldError(render_path(path), None, f"a key {problem}"))
                 stack.append((item, (*path, str(key))))
         elif isinstance(node, list | tuple):
             stack.extend((item, (*path, i)) for i, item in enumerate(node))
-        elif isinstance(node, str) and (problem := _unstorable(node)):
+        elif isinstance(node, str) and (problem := unstorable(node)):
             errors.append(FieldError(render_path(path), None,
                                      f"{_field_name(path) or 'the value'} {problem}"))
         elif isinstance(node, int) and not isinstance(node, bool) and node.bit_length() > 63:
@@ -217,17 +217,6 @@ def _storable_errors(payload: object) -> list[FieldError]:
                                      f"{_field_name(path) or 'the value'} is {_short(node)}; "
                                      "no field of a fact takes a number that large"))
     return sorted(errors, key=lambda e: e.path)
-
-
-def _unstorable(text: str) -> str | None:
-    if "\x00" in text:
-        return "contains a NUL character (\\x00), which the store cannot keep; remove it"
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        return (f"contains a lone surrogate at position {exc.start} (not valid Unicode); "
-                "send valid UTF-8 text")
-    return None
 
 
 _TYPE_PHRASES = {"string": "a string", "number": "a number", "integer": "an integer",
