@@ -12,15 +12,14 @@ from psycopg.types.json import Jsonb
 
 from factstore.errors import FactNotFound, InvalidInput, SchemaError
 from factstore.kinds import Verdict
-from factstore.store import locks, transitions
+from factstore.store import locks, timeline_batches, transitions
 from factstore.store.remember import content_hash, lineage_of
-from factstore.timelines.bulk import CorroborationIndex
+from factstore.store.timeline_rows import TIMELINE_COLUMNS, statement_of, timeline_fact
 from factstore.timelines.cardinality import decide_cardinality
 from factstore.timelines.dates import start_of
 from factstore.timelines.format_v1 import WrittenFact
 from factstore.timelines.model import (
     STATUS_TO_VERDICT,
-    VERDICT_TO_STATUS,
     BackfillResult,
     FactWrite,
     Seen,
@@ -31,36 +30,9 @@ from factstore.timelines.observations import Observation, holder, settle
 from factstore.timelines.resolution import apply, resolve_timeline
 from factstore.timelines.values import value_key
 
-TIMELINE_COLUMNS = (
-    "id, subject, attribute, value, unit, cardinality, valid_from, valid_to, observed_at, "
-    "last_confirmed_at, t_captured, evidence_source_ref, evidence_quote, confidence, verdict, "
-    "effective_valid_to, superseded_by, supersedes, timeline_scope"
-)
-
 Key = tuple[str, str, str]  # (scope, subject, attribute)
 #: A key settles in one pass per promoted observation; far more means a resolution loop.
 _MAX_SETTLE_PASSES = 10_000
-
-
-def timeline_fact(row: dict[str, Any]) -> TimelineFact:
-    status = VERDICT_TO_STATUS[row["verdict"]]
-    return TimelineFact(
-        id=row["id"], subject=row["subject"], attribute=row["attribute"], value=row["value"],
-        unit=row["unit"], cardinality=row["cardinality"], valid_from=row["valid_from"],
-        valid_to=row["valid_to"], observed_at=row["observed_at"],
-        last_confirmed_at=row["last_confirmed_at"], recorded_at=row["t_captured"],
-        source=row["evidence_source_ref"], quote=row["evidence_quote"],
-        confidence=row["confidence"], retracted=status == "retracted", status=status,
-        effective_valid_to=row["effective_valid_to"], superseded_by=row["superseded_by"],
-        supersedes=row["supersedes"], scope=row.get("timeline_scope"))
-
-
-def statement_of(fact: WrittenFact | TimelineFact) -> str:
-    """A plain statement for the common frame: 'shoe_size(person/nick) = 41 EU from 2026'."""
-    text = f"{fact.attribute}({fact.subject}) = {fact.value}"
-    text += f" {fact.unit}" if fact.unit else ""
-    text += f" from {fact.valid_from}" if fact.valid_from else ""
-    return text + (f" until {fact.valid_to}" if fact.valid_to else "")
 
 
 def lock_keys(cur: Any, keys: Sequence[Key]) -> None:
@@ -149,7 +121,11 @@ def write(cur: Any, facts: Sequence[WrittenFact], redactions: Sequence[tuple[dic
 def backfill(cur: Any, facts: Sequence[WrittenFact], redactions: Sequence[tuple[dict, ...]],
              scope: str, document_text: str, doc_vector: Any,
              at: datetime | None) -> BackfillResult:
-    """Bulk write: corroborate or insert every fact, then resolve each key once."""
+    """Bulk write: corroborate or insert every fact, then resolve each key once.
+
+    The keys are read in three queries and worked out in memory (timelines/batch.py), then
+    written set-based (store/timeline_batches.py): each row once, with its final status and
+    its history rows, never inserted and then updated."""
     by_key: dict[Key, list[tuple[WrittenFact, tuple[dict, ...]]]] = {}
     for fact, redacted in zip(facts, redactions, strict=True):
         by_key.setdefault((scope, fact.subject, fact.attribute), []).append((fact, redacted))
@@ -159,27 +135,29 @@ def backfill(cur: Any, facts: Sequence[WrittenFact], redactions: Sequence[tuple[
     cardinalities = _Cardinalities(cur, scope)
     for fact in facts:  # every fact is checked before anything is written
         cardinalities.decide(fact.attribute, fact.cardinality)
+    decided = {key[2]: cardinalities.decide(key[2], None) for key in by_key}
+    batches = timeline_batches.load(cur, list(by_key), decided, at,
+                                    timeline_batches.IdPool(cur),
+                                    document_id if seen_before else None)
     created = corroborated = unchanged = 0
     for key, items in by_key.items():
-        existing = load_key(cur, key)
-        cardinality = cardinalities.decide(key[2], None)
-        index = CorroborationIndex(existing, cardinality)
+        batch = batches[key]
+        index = batch.index()
         for fact, redacted in items:
             observed = fact.observed_at or at
-            if seen_before and _recorded(cur, key, document_id, fact, observed) is not None:
+            if seen_before and batch.recorded(document_id, fact, observed) is not None:
                 unchanged += 1
                 continue
             same = index.find(fact.value, fact.unit, fact.valid_from, observed, fact.valid_to)
             if same is not None:
-                _corroborate(cur, same.id, document_id, fact, observed, at)
+                batch.corroborate(same.id, fact, observed, document_id)
                 corroborated += 1
                 continue
-            new_id = _insert(cur, fact, scope, cardinality, observed, document_id, redacted, at)
-            index.add(TimelineFact(new_id, fact.subject, fact.attribute, fact.value, fact.unit,
-                                   cardinality, fact.valid_from, fact.valid_to, observed,
-                                   observed, at))
+            new_id = batch.insert(fact, observed, document_id, redacted)
+            index.add(batch.facts[new_id].fact)
             created += 1
-        resolve_key(cur, key, cardinality, at, "backfill")
+        batch.resolve("backfill")
+    timeline_batches.write(cur, list(batches.values()), at)
     return BackfillResult(document_id, created, corroborated, len(by_key),
                           sum(1 for r in redactions if r), unchanged)
 
@@ -290,11 +268,11 @@ def _insert_row(cur: Any, fact: WrittenFact, scope: str, cardinality: str,
         "evidence_source_type, evidence_source_ref, document_id, t_captured, t_last_verified, "
         "subject, timeline_scope, attribute, value, unit, cardinality, valid_from, valid_from_at, "
         "valid_to, valid_to_at, observed_at, last_confirmed_at, confidence, meta) VALUES "
-        "(%(statement)s, lower(%(statement)s), 'STATE', 'active', %(quote)s, 'capture', "
+        "(%(statement)s, %(norm)s, 'STATE', 'active', %(quote)s, 'capture', "
         "%(source)s, %(doc)s, %(at)s, %(at)s, %(subject)s, %(scope)s, %(attribute)s, %(value)s, "
         "%(unit)s, %(cardinality)s, %(vf)s, %(vf_at)s, %(vt)s, %(vt_at)s, %(observed)s, "
         "%(observed)s, %(confidence)s, %(meta)s) RETURNING id",
-        {"statement": statement_of(fact), "quote": fact.quote or None, "source": fact.source,
+        {"statement": statement_of(fact), "norm": statement_of(fact).lower(), "quote": fact.quote or None, "source": fact.source,
          "doc": document_id, "at": at, "subject": fact.subject, "scope": scope,
          "attribute": fact.attribute, "value": fact.value, "unit": fact.unit,
          "cardinality": cardinality, "vf": fact.valid_from, "vf_at": start_of(fact.valid_from),
