@@ -27,7 +27,8 @@ from factstore.timelines.model import (
     WriteFactsResult,
 )
 from factstore.timelines.observations import Observation, holder, settle
-from factstore.timelines.resolution import apply, resolve_timeline
+from factstore.timelines.resolution import apply, resolve_timeline, sort_start
+from factstore.timelines.tail import plan_append
 from factstore.timelines.values import value_key
 
 Key = tuple[str, str, str]  # (scope, subject, attribute)
@@ -96,13 +97,18 @@ def write(cur: Any, facts: Sequence[WrittenFact], redactions: Sequence[tuple[dic
         cardinalities.decide(fact.attribute, fact.cardinality)
     for fact, redacted in zip(facts, redactions, strict=True):
         key = (scope, fact.subject, fact.attribute)
-        existing = load_key(cur, key)
         cardinality = cardinalities.decide(fact.attribute, None)
         observed = fact.observed_at or at
         recorded = _recorded(cur, key, document_id, fact, observed) if seen_before else None
         if recorded is not None:  # this very observation is already kept: a re-run
             out.append(FactWrite(recorded, "unchanged", _reload(cur, recorded), redacted))
             continue
+        appended = _append(cur, key, fact, scope, cardinality, observed, document_id, redacted,
+                           at)
+        if appended is not None:
+            out.append(appended)
+            continue
+        existing = load_key(cur, key)
         same = holder(fact.value, fact.unit, fact.valid_from, fact.valid_to, observed,
                       existing, cardinality)
         if same is not None:
@@ -116,6 +122,47 @@ def write(cur: Any, facts: Sequence[WrittenFact], redactions: Sequence[tuple[dic
                     loaded=[*existing, _reload(cur, new_id)])
         out.append(FactWrite(new_id, "created", _reload(cur, new_id), redacted))
     return WriteFactsResult(document_id, tuple(out))
+
+
+def _append(cur: Any, key: Key, fact: WrittenFact, scope: str, cardinality: str,
+            observed: datetime, document_id: int, redacted: tuple[dict, ...],
+            at: datetime) -> FactWrite | None:
+    """The write as an append at the key's tail (timelines/tail.py), decided and written from
+    the tail alone; None when the whole key must be resolved."""
+    cur.execute(f"SELECT {TIMELINE_COLUMNS} FROM facts WHERE timeline_scope = %s AND "
+                "subject = %s AND attribute = %s AND verdict <> 'withdrawn' "
+                "ORDER BY COALESCE(valid_from_at, observed_at) DESC, id DESC LIMIT 2", key)
+    tail = [timeline_fact(r) for r in cur.fetchall()]
+    stated_end_after, corroborated_until = False, None
+    if tail:
+        latest = sort_start(tail[0])
+        cur.execute("SELECT EXISTS (SELECT 1 FROM facts WHERE timeline_scope = %s AND "
+                    "subject = %s AND attribute = %s AND valid_to_at > %s AND verdict <> "
+                    "'withdrawn') AS found", (*key, latest))
+        stated_end_after = cur.fetchone()["found"]
+        cur.execute("SELECT max(COALESCE(valid_from_at, observed_at)) AS until FROM evidence "
+                    "WHERE fact_id = %s AND role = 'corroboration'", (tail[0].id,))
+        corroborated_until = cur.fetchone()["until"]
+    plan = plan_append(tail, fact.value, fact.unit, fact.valid_from, fact.valid_to, observed,
+                       cardinality, stated_end_after=stated_end_after,
+                       last_corroboration_start=corroborated_until)
+    if plan is None:
+        return None
+    if plan.corroborates:
+        assert plan.previous is not None
+        _corroborate(cur, plan.previous, document_id, fact, observed, at)
+        return FactWrite(plan.previous, "corroborated", _reload(cur, plan.previous), redacted)
+    new_id = _insert(cur, fact, scope, cardinality, observed, document_id, redacted, at,
+                     supersedes=plan.previous)
+    if plan.previous is not None:
+        cur.execute("UPDATE facts SET verdict = 'superseded', effective_valid_to = %s, "
+                    "effective_valid_to_at = %s, superseded_by = %s, t_superseded = "
+                    "COALESCE(t_superseded, %s) WHERE id = %s",
+                    (plan.previous_end, start_of(plan.previous_end), new_id, at,
+                     plan.previous))
+        transitions.record(cur, plan.previous, "active", "superseded",
+                           f"timeline re-resolved: fact #{new_id} written", at)
+    return FactWrite(new_id, "created", _reload(cur, new_id), redacted)
 
 
 def backfill(cur: Any, facts: Sequence[WrittenFact], redactions: Sequence[tuple[dict, ...]],
@@ -250,16 +297,17 @@ def _observation(cur: Any, fact_id: int, document_id: int, fact: WrittenFact,
 
 
 def _insert(cur: Any, fact: WrittenFact, scope: str, cardinality: str, observed: datetime,
-            document_id: int, redacted: tuple[dict, ...], at: datetime) -> int:
+            document_id: int, redacted: tuple[dict, ...], at: datetime,
+            supersedes: int | None = None) -> int:
     new_id = _insert_row(cur, fact, scope, cardinality, observed, document_id, redacted, at,
-                         "written: format v1")
+                         "written: format v1", supersedes)
     _observation(cur, new_id, document_id, fact, observed, at, "testimony")
     return new_id
 
 
 def _insert_row(cur: Any, fact: WrittenFact, scope: str, cardinality: str,
                 observed: datetime, document_id: int, redacted: tuple[dict, ...],
-                at: datetime, reason: str) -> int:
+                at: datetime, reason: str, supersedes: int | None = None) -> int:
     meta: dict[str, object] = {"format": 1}
     if redacted:
         meta["redactions"] = list(redacted)
@@ -267,17 +315,18 @@ def _insert_row(cur: Any, fact: WrittenFact, scope: str, cardinality: str,
         "INSERT INTO facts (statement, statement_norm, kind, verdict, evidence_quote, "
         "evidence_source_type, evidence_source_ref, document_id, t_captured, t_last_verified, "
         "subject, timeline_scope, attribute, value, unit, cardinality, valid_from, valid_from_at, "
-        "valid_to, valid_to_at, observed_at, last_confirmed_at, confidence, meta) VALUES "
+        "valid_to, valid_to_at, observed_at, last_confirmed_at, confidence, meta, supersedes) "
+        "VALUES "
         "(%(statement)s, %(norm)s, 'STATE', 'active', %(quote)s, 'capture', "
         "%(source)s, %(doc)s, %(at)s, %(at)s, %(subject)s, %(scope)s, %(attribute)s, %(value)s, "
         "%(unit)s, %(cardinality)s, %(vf)s, %(vf_at)s, %(vt)s, %(vt_at)s, %(observed)s, "
-        "%(observed)s, %(confidence)s, %(meta)s) RETURNING id",
+        "%(observed)s, %(confidence)s, %(meta)s, %(supersedes)s) RETURNING id",
         {"statement": statement_of(fact), "norm": statement_of(fact).lower(), "quote": fact.quote or None, "source": fact.source,
          "doc": document_id, "at": at, "subject": fact.subject, "scope": scope,
          "attribute": fact.attribute, "value": fact.value, "unit": fact.unit,
          "cardinality": cardinality, "vf": fact.valid_from, "vf_at": start_of(fact.valid_from),
          "vt": fact.valid_to, "vt_at": start_of(fact.valid_to), "observed": observed,
-         "confidence": fact.confidence, "meta": Jsonb(meta)})
+         "confidence": fact.confidence, "meta": Jsonb(meta), "supersedes": supersedes})
     new_id = cur.fetchone()["id"]
     transitions.record(cur, new_id, None, "active", reason, at)
     return new_id
