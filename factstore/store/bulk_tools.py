@@ -8,6 +8,10 @@ in a transaction of its own, through the very ``write_capture`` that ``remember`
 every restatement, lane, conflict and routing is what sequential ``remember`` calls decide,
 including two near-duplicates in one batch (the second sees the first, committed).
 
+The embedding of the next batch runs in a thread while the current batch is written, and
+each capture commits without waiting for its WAL flush; one waiting commit at the end (or
+on an error) makes every reported result durable before the call returns.
+
 A capture's transaction is whole or absent; a re-run of the same captures after a crash
 finds what landed (a document is unique per lineage and content, and the write path calls a
 re-run of a capture ``unchanged``), so resuming is running the call again.
@@ -16,6 +20,7 @@ re-run of a capture ``unchanged``), so resuming is running the call again.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -53,15 +58,40 @@ class BulkTools:
                 prepared.append(self._capture_of(text, **fields))  # type: ignore[attr-defined]
             except InvalidInput as exc:
                 raise InvalidInput(f"captures[{index}]: {exc}; nothing was written") from None
+        batches = [prepared[i:i + batch_size] for i in range(0, len(prepared), batch_size)]
         results: list[RememberResult] = []
-        for start in range(0, len(prepared), batch_size):
-            batch = prepared[start:start + batch_size]
-            for (capture, facts), vectors in zip(batch, self._batch_vectors(batch),
-                                                 strict=True):
-                results.append(self._write_capture(capture, facts, vectors))  # type: ignore[attr-defined]
-                if progress is not None:
-                    progress(len(results), len(prepared))
+        # The next batch is embedded while this one is written (the model releases the GIL
+        # while it computes, the writes mostly wait on the server).
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed") as embedding:
+            pending = embedding.submit(self._batch_vectors, batches[0]) if batches else None
+            for index, batch in enumerate(batches):
+                assert pending is not None
+                vectors = pending.result()
+                pending = (embedding.submit(self._batch_vectors, batches[index + 1])
+                           if index + 1 < len(batches) else None)
+                try:
+                    for (capture, facts), capture_vectors in zip(batch, vectors, strict=True):
+                        results.append(self._write_capture(  # type: ignore[attr-defined]
+                            capture, facts, capture_vectors, wait_for_disk=False))
+                        if progress is not None:
+                            progress(len(results), len(prepared))
+                except BaseException:
+                    if pending is not None:
+                        pending.cancel()
+                    self._flush()  # what committed stays committed: make it durable
+                    raise
+        self._flush()
         return results
+
+    def _flush(self) -> None:
+        """Wait until every capture this call committed is on disk.
+
+        Each capture commits without waiting for its WAL flush (``synchronous_commit =
+        off``: the write is the same, only the wait moves); one commit that does wait
+        flushes everything before it, so when remember_many returns, every result it
+        reports survives a crash of the server or the machine."""
+        with self._tx() as cur:  # type: ignore[attr-defined]
+            cur.execute("SELECT pg_current_xact_id()")  # a commit record to wait for
 
     def _batch_vectors(self, batch: list[tuple[Any, Any]]) -> list[np.ndarray]:
         """Each capture's vectors as remember makes them (its head, then its statements),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
@@ -89,6 +90,9 @@ TOOLS = (
 MAX_CAPTURE_CHARS = 1_000_000
 #: How many imported records commit together (each chunk whole, and skipped on a re-run).
 IMPORT_CHUNK = 1000
+#: The largest chunk: a million records in one transaction (a big first load, whose HNSW
+#: indexes are then built once instead of row by row; see store/index_plan.py).
+MAX_IMPORT_CHUNK = 1_000_000
 
 
 class Store(TimelineTools, BulkTools, DiagnosticTools):
@@ -104,6 +108,8 @@ class Store(TimelineTools, BulkTools, DiagnosticTools):
         self.extractor = extractor
         self.settings = settings
         self._path_exists = path_exists
+        #: what the last ``import_facts`` call did (rows, chunks, rebuilt indexes, timings)
+        self.last_import: import_sql.ImportReport | None = None
 
     # -- opening and closing ------------------------------------------------------------
 
@@ -271,10 +277,12 @@ class Store(TimelineTools, BulkTools, DiagnosticTools):
 
     @retry.retry_transient
     def _write_capture(self, capture: remember_sql.Capture, prepared: Any,
-                       vectors: Any) -> RememberResult:
+                       vectors: Any, *, wait_for_disk: bool = True) -> RememberResult:
         # Only the transaction is retried: extraction (perhaps a model call) and the
         # embedding ran once, and the write is the same whichever attempt lands it.
         with self._tx() as cur:
+            if not wait_for_disk:  # a bulk call: made durable once, at its end (_flush)
+                cur.execute("SET LOCAL synchronous_commit = off")
             return remember_sql.write_capture(cur, capture, prepared, vectors[0], vectors[1:],
                                               self.settings, self._path_exists)
 
@@ -476,8 +484,16 @@ class Store(TimelineTools, BulkTools, DiagnosticTools):
         each record lands once by its import key (``FactRecord.key``, else a digest of what
         it says and where it came from): a re-run, or a resume after a crash, writes only
         what is missing and returns the same ids.
+
+        Each chunk is written set-based (binary COPY). A chunk large next to an HNSW index it
+        lands in drops that index, loads, and builds it again inside the chunk's transaction
+        (store/index_plan.py; settings ``import_rebuild_fraction`` and
+        ``import_rebuild_min_rows``); it then holds ACCESS EXCLUSIVE on the table until it
+        commits. A big first load wants a big ``chunk_size`` (up to 1,000,000): its indexes
+        are then built once instead of row by row. ``last_import`` reports what the call did.
         """
-        check_count("chunk_size", chunk_size, 1, 100_000)
+        started = time.perf_counter()
+        check_count("chunk_size", chunk_size, 1, MAX_IMPORT_CHUNK)
         if not isinstance(records, list | tuple):
             raise InvalidInput(f"import_facts takes a list of FactRecord, got {show(records)}")
         records = list(records)
@@ -485,6 +501,7 @@ class Store(TimelineTools, BulkTools, DiagnosticTools):
         if problems:
             raise InvalidInput(f"{len(problems)} problem(s) in the import, nothing written: "
                                + "; ".join(problems[:20]))
+        report = self.last_import = import_sql.ImportReport()
         if not records:
             return []
         # Another store's export may carry secrets its own write path let through.
@@ -497,19 +514,26 @@ class Store(TimelineTools, BulkTools, DiagnosticTools):
             if vectors.shape != (len(records), self.embedder.dim):
                 raise InvalidInput(f"embeddings have shape {vectors.shape}; expected "
                                    f"({len(records)}, {self.embedder.dim})")
+            if not np.isfinite(vectors).all():
+                # refused here, whole, rather than by the server part way through the chunks
+                raise InvalidInput("embeddings must be finite numbers (found NaN or infinity)")
             doc_vectors = vectors
         ids: list[int] = []
         for start in range(0, len(records), chunk_size):
             end = start + chunk_size
-            ids += self._import_chunk(records[start:end], vectors[start:end],
-                                      doc_vectors[start:end])
+            chunk = self._import_chunk(records[start:end], vectors[start:end],
+                                       doc_vectors[start:end])
+            report.add(chunk)
+            ids += chunk.ids
+        report.seconds = time.perf_counter() - started
         return ids
 
     @retry.retry_transient
     def _import_chunk(self, records: list[FactRecord], vectors: Any,
-                      doc_vectors: Any) -> list[int]:
+                      doc_vectors: Any) -> import_sql.ChunkReport:
         with self._tx() as cur:
-            return import_sql.import_facts(cur, records, vectors, doc_vectors, _now())
+            return import_sql.import_facts(cur, records, vectors, doc_vectors, _now(),
+                                           self.settings)
 
     # -- internals -----------------------------------------------------------------------
 
