@@ -96,7 +96,8 @@ def test_a_race_lost_every_time_stops_after_the_bounded_attempts(store, monkeypa
 
 #: Writes whose transaction runs in a retried helper, so the work before it (remember's
 #: extraction, perhaps a model call, and its embedding) runs once.
-RETRIED_INSIDE = {"remember": "_write_capture", "import_facts": "_import_chunk"}
+RETRIED_INSIDE = {"remember": "_write_capture", "import_facts": "_import_chunk",
+                  "backfill_facts": "_backfill_chunk"}
 
 
 def test_every_public_write_is_retried():

@@ -781,6 +781,12 @@ def measure_ef_sweep(store: Store, queries: Sequence[DensityQuery], exacts: Sequ
             "near_duplicate_recall": near_summary(
                 [near_recall(a.ids, e, threshold) for a, e in zip(answers, exacts, strict=True)]),
             "latency_ms": summary([a.seconds for a in answers]),
+            # which plan the planner picks at this ef_search (it costs the HNSW scan by
+            # ef_search, so a small kind can tip it to an exact scan)
+            "plans": dict(Counter(
+                "+".join(_diag(store, "explain_density", q.kind, q.vector, k,
+                               ef_search=ef).indexes) or "exact scan"
+                for q in queries[:20])),
         }
     return out
 
@@ -844,6 +850,8 @@ class Plan:
     #: the density check's recall is measured on more than one graph
     builds: int = 1
     load_batch: int = 6000  # a multiple of 3, so a synthetic document never spans two batches
+    #: the shared-index comparison builds a 1-graph HNSW over every fact: skipped above this
+    shared_index_max: int = 200_000
 
 
 def plan_for(args: argparse.Namespace) -> Plan:
@@ -890,9 +898,10 @@ def run_size(bench: Bench, plan: Plan, size: int, sentences: list[tuple[Kind, st
         say(f"size {size:,}: HNSW insert cost (scratch index of {per_kind:,})")
         out["hnsw_insert"] = measure_insert_cost(store, base, per_kind, plan.insert_probes, rng,
                                                  bench.cosine)
-        if largest:
-            say(f"size {size:,}: density check ef_search sweep")
-            out["ef_search_sweep"] = measure_ef_sweep(store, queries, exacts)
+        # At every size: the ef_search default is chosen from 10k, 100k and 1M (issue 10).
+        say(f"size {size:,}: density check ef_search sweep")
+        out["ef_search_sweep"] = measure_ef_sweep(store, queries, exacts)
+        if largest and size <= plan.shared_index_max:
             say(f"size {size:,}: shared unfiltered HNSW index (temporary, rolled back)")
             out["shared_index"] = measure_shared_index(store, queries, exacts)
         stats, _ = settled_stats(store, size)
@@ -1077,14 +1086,15 @@ def render(results: dict[str, Any]) -> str:
             lines += ["", f"d. density check vs hnsw.ef_search at {int(size):,} facts, per "
                           "freshly built store (the store's setting is 100)",
                       f"   {'build':>5} | {'ef_search':>9} | {'recall@10 all (same, cross)':>27} | "
-                      f"{'near-dup':>8} | {'latency ms':>13}"]
+                      f"{'near-dup':>8} | {'latency ms':>13} | plan (20 probes)"]
             builds = [(1, sweep)] + [(b["build"], b["ef_search_sweep"])
                                      for b in r.get("rebuilds", [])]
             for build, build_sweep in builds:
                 for ef, e in build_sweep.items():
                     lines.append(f"   {build:>5} | {ef:>9} | {_recall(e['recall_at_k']):>27} | "
                                  f"{_near(e['near_duplicate_recall']):>8} | "
-                                 f"{_pair(e['latency_ms']):>13}")
+                                 f"{_pair(e['latency_ms']):>13} | "
+                                 f"{', '.join(f'{p} x{n}' for p, n in e.get('plans', {}).items())}")
         shared = r.get("shared_index")
         if not shared:
             continue

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -14,7 +13,6 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from factstore.cli.formatting import _kind_fields, _quote, _when, to_jsonable
@@ -25,7 +23,7 @@ from factstore.cli.render import (
     render_remember,
     render_remembered,
 )
-from factstore.cli.shell import _emit, _state, _store, app, read_input
+from factstore.cli.shell import _emit, _state, _store, app, progress_bar, read_input
 from factstore.errors import InvalidInput
 from factstore.results import Description, Fact, HistoryEntry
 
@@ -137,7 +135,7 @@ def remember(
         raise InvalidInput("give one capture (TEXT, or '-' for stdin) or --file CAPTURES.jsonl")
     if file is not None:
         captures = captures_in(read_input(file), str(file))
-        with _progress(ctx, len(captures)) as advance:
+        with progress_bar(ctx, len(captures), "remembering") as advance:
             results = _store(ctx).remember_many(captures, progress=advance)
         _emit(ctx, results, lambda c: render_remembered(c, results))
         return
@@ -146,19 +144,6 @@ def remember(
     result = _store(ctx).remember(text, source_type=source_type, source_ref=source_ref,
                                   said_at=said_at, captured_by=captured_by)
     _emit(ctx, result, lambda c: render_remember(c, result))
-
-
-@contextmanager
-def _progress(ctx: typer.Context, total: int) -> Iterator[Callable[[int, int], None] | None]:
-    """A progress callback drawing a bar on a terminal; None when piped or under --json."""
-    state = _state(ctx)
-    if state.options.json or not state.console.is_terminal:
-        yield None
-        return
-    with Progress(TextColumn("remembering"), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=state.console) as bar:
-        task = bar.add_task("captures", total=total)
-        yield lambda done, _total: bar.update(task, completed=done)
 
 
 @app.command()

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from factstore.cli.shell import _emit, _state, _store, read_input
+from factstore.cli.shell import _emit, _state, _store, progress_bar, read_input
 from factstore.errors import InvalidInput
 from factstore.timelines.model import TimelineAnswer, WriteFactsResult
 
@@ -78,11 +78,13 @@ def facts_backfill(
     shared: Annotated[bool, typer.Option(help="Write to shared memory.")] = False,
 ) -> None:
     """Bulk-write an archive's facts: all validated first, each key resolved once."""
-    result = _store(ctx).backfill_facts(_facts_in(read_input(file), file), shared=shared)
+    facts = _facts_in(read_input(file), file)
+    with progress_bar(ctx, len(facts), "backfilling") as advance:
+        result = _store(ctx).backfill_facts(facts, shared=shared, progress=advance)
     _emit(ctx, result, lambda c: c.print(
         f"backfilled {result.created} new and {result.corroborated} corroborating fact(s) "
-        f"over {result.keys} timeline(s); {result.redacted} redacted; document "
-        f"#{result.document_id}"))
+        f"over {result.keys} timeline(s); {result.redacted} redacted; "
+        f"{len(result.documents)} chunk(s) from document #{result.document_id}"))
 
 
 @facts_app.command("show")

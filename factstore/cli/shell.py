@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -18,6 +19,7 @@ from typing import Annotated, Any
 import click
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from typer.core import TyperGroup
 
 from factstore.cli.formatting import to_jsonable
@@ -181,6 +183,21 @@ def _global_options(
     """Global options shared by every command."""
     ctx.obj = CliState(GlobalOptions(home, dsn, database, embedder, extractor, json_output),
                        Console(highlight=False))
+
+
+@contextmanager
+def progress_bar(ctx: typer.Context, total: int, label: str
+                 ) -> Iterator[Callable[[int, int], None] | None]:
+    """A ``progress(done, total)`` callback drawing a bar on a terminal; None when the
+    output is piped or under --json (nothing but the result is printed then)."""
+    state = _state(ctx)
+    if state.options.json or not state.console.is_terminal:
+        yield None
+        return
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=state.console) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda done, _total: bar.update(task, completed=done)
 
 
 def _emit(ctx: typer.Context, result: object, render: Callable[[Console], None]) -> None:

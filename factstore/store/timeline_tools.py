@@ -9,7 +9,7 @@ import dataclasses
 import getpass
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -26,9 +26,11 @@ from factstore.inputs import (
     show,
 )
 from factstore.redaction import redact_fields, redact_text
+from factstore.store import about as about_sql
+from factstore.store import key_window
 from factstore.store import timelines as timeline_sql
+from factstore.store.key_window import KeyRead
 from factstore.store.retry import retry_transient
-from factstore.timelines.about import attribute_candidates, keys_about
 from factstore.timelines.dates import as_of_instant, start_of
 from factstore.timelines.format_v1 import validate_request
 from factstore.timelines.model import (
@@ -40,12 +42,21 @@ from factstore.timelines.model import (
     WriteFactsResult,
 )
 from factstore.timelines.question_time import as_of_from_question
-from factstore.timelines.render import Brief, own_source, render_brief, render_line
+from factstore.timelines.render import (
+    Brief,
+    own_source,
+    render_brief,
+    render_line,
+    unread_note,
+)
 from factstore.timelines.resolution import current_at, history_order, sort_start
 from factstore.timelines.scopes import scope_notes
 from factstore.timelines.subjects import resolve_me
 
 MAX_READ = 500
+#: facts per backfill transaction (each chunk whole; a re-run skips the chunks that landed)
+BACKFILL_CHUNK = 5000
+MAX_BACKFILL_CHUNK = 1_000_000
 
 
 def default_user() -> str:
@@ -80,17 +91,27 @@ class TimelineTools:
             return timeline_sql.write(cur, facts, records, _scope(shared, user), document,
                                       vector, now and _aware_now(now))
 
-    @retry_transient
     def backfill_facts(self, facts: Iterable[Any], *, shared: bool = False,
-                       user: str | None = None, now: datetime | None = None) -> BackfillResult:
-        """Bulk-write format v1 facts (an archive's worth): validated like write_facts, the
-        whole archive at once (write_facts' 50-fact cap does not apply), and all rejected if
-        any is invalid; each fact corroborated or stored; each
-        key resolved once at the end instead of after every fact."""
+                       user: str | None = None, now: datetime | None = None,
+                       chunk_size: int = BACKFILL_CHUNK,
+                       progress: Callable[[int, int], None] | None = None) -> BackfillResult:
+        """Bulk-write format v1 facts (an archive's worth).
+
+        Validated like write_facts, the whole archive at once (write_facts' 50-fact cap
+        does not apply), and all rejected if any fact is invalid. Then written
+        ``chunk_size`` facts at a time, each chunk in a transaction of its own (its own
+        request document) and whole: each fact corroborated or stored, each key resolved
+        once per chunk, every row written once (store/timeline_batches.py). A re-run of the
+        same archive (after a crash, say) finds each chunk that landed and writes nothing for
+        it. ``progress(done, total)`` is called after each chunk commits.
+        """
         if isinstance(facts, str | bytes | bytearray | dict) or not isinstance(facts, Iterable):
             raise InvalidInput(f"backfill_facts takes a list of format v1 fact objects, got "
                                f"{show(facts)}")
         check_flag("shared", shared)
+        check_count("chunk_size", chunk_size, 1, MAX_BACKFILL_CHUNK)
+        if progress is not None and not callable(progress):
+            raise InvalidInput(f"progress must be a callable(done, total), got {show(progress)}")
         user = _user(user, self.user_id)
         facts = list(facts)
         if not facts:
@@ -101,15 +122,32 @@ class TimelineTools:
                                    batch=True)[0]
         written = [dataclasses.replace(f, subject=resolve_me(f.subject, user)) for f in written]
         redacted = [redact_fields(f) for f in written]
+        at = now and _aware_now(now)
+        results = []
+        for start in range(0, len(redacted), chunk_size):
+            results.append(self._backfill_chunk(redacted[start:start + chunk_size], shared,
+                                                _scope(shared, user), at))
+            if progress is not None:
+                progress(min(start + chunk_size, len(redacted)), len(redacted))
+        return BackfillResult(
+            results[0].document_id, sum(r.created for r in results),
+            sum(r.corroborated for r in results),
+            len({(f.subject, f.attribute) for f in written}),
+            sum(r.redacted for r in results), sum(r.unchanged for r in results),
+            documents=tuple(r.document_id for r in results))
+
+    @retry_transient
+    def _backfill_chunk(self, redacted: list[tuple[Any, tuple[dict, ...]]], shared: bool,
+                        scope: str, at: datetime | None) -> BackfillResult:
+        # Only the chunk's transaction is retried: validation and redaction ran once.
         sample = "\n".join(timeline_sql.statement_of(f) for f, _ in redacted[:64])
         vector = self._embed([sample])[0]
         document = timeline_sql.request_text(
             {"format": 1, "shared": shared, "backfill": True,
-             "facts": [dataclasses.asdict(f) for f, _ in redacted]})
+             "facts": [vars(f) for f, _ in redacted]})
         with self._tx() as cur:
             return timeline_sql.backfill(cur, [f for f, _ in redacted],
-                                         [r for _, r in redacted], _scope(shared, user),
-                                         document, vector, now and _aware_now(now))
+                                         [r for _, r in redacted], scope, document, vector, at)
 
     @retry_transient
     def end_fact(self, fact_id: int, valid_to: str, *, observed_at: datetime | str | None = None,
@@ -149,7 +187,7 @@ class TimelineTools:
             redacted = [redact_fields(f) for f in written]
             document = timeline_sql.request_text(
                 {"format": 1, "ended": [{"id": fact_id, "valid_to": valid_to}],
-                 "facts": [dataclasses.asdict(f) for f, _ in redacted]})
+                 "facts": [vars(f) for f, _ in redacted]})
             vector = self._embed([timeline_sql.statement_of(written[0])])[0]
             result = timeline_sql.write(cur, [f for f, _ in redacted],
                                         [r for _, r in redacted], fact.scope or "shared",
@@ -210,30 +248,32 @@ class TimelineTools:
         now = _aware_now(None)
         label, instant = as_of_instant(as_of or as_of_from_question(question, now), now)
         with self._tx() as cur:
-            timelines = self._timelines_about(cur, question, user)
+            reads = self._timelines_about(cur, question, user, instant)
+        timelines = [read.facts for read in reads]
         return render_brief(question, [(f[0].subject, f[0].attribute, f[0].cardinality, f)
                                        for f in timelines], instant, label,
-                            notes=scope_notes(_scoped(timelines), instant))
+                            notes=_line_notes(reads, instant))
 
     def _timeline_lines(self, cur: Any, question: str, now: datetime) -> tuple[str, ...]:
         """Recall's timeline part: the lines of the keys the question is about, as of the
         time it names (else now), each fact cited by its own source."""
         label, instant = as_of_instant(as_of_from_question(question, now), now)
-        timelines = self._timelines_about(cur, question, self.user_id)
-        notes = scope_notes(_scoped(timelines), instant)
-        return tuple(render_line(f[0].subject, f[0].attribute, f[0].cardinality, f, instant,
-                                 cite=own_source, as_of=label, note=note)
-                     for f, note in zip(timelines, notes, strict=True))
+        reads = self._timelines_about(cur, question, self.user_id, instant)
+        notes = _line_notes(reads, instant)
+        return tuple(render_line(r.facts[0].subject, r.facts[0].attribute,
+                                 r.facts[0].cardinality, r.facts, instant, cite=own_source,
+                                 as_of=label, note=note)
+                     for r, note in zip(reads, notes, strict=True))
 
-    def _timelines_about(self, cur: Any, question: str, user: str) -> list[list[TimelineFact]]:
-        candidates = attribute_candidates(question)
-        cur.execute("SELECT DISTINCT subject, attribute FROM facts WHERE attribute = ANY(%s) "
-                    "AND timeline_scope = ANY(%s)", (candidates, _scopes(user)))
-        keys = keys_about(question, [(r["subject"], r["attribute"]) for r in cur.fetchall()],
-                          resolve_me("me", user))
+    def _timelines_about(self, cur: Any, question: str, user: str,
+                         instant: datetime) -> list[KeyRead]:
+        """The keys the question is about (chosen by index: store/about.py), each read for
+        its line as of ``instant`` (a long key as a window around it: store/key_window.py)."""
+        scopes = _scopes(user)
         found = []
-        for subject, attribute in keys:
-            found += timeline_sql.read_keys(cur, _scopes(user), subject, attribute, MAX_READ)
+        for subject, attribute in about_sql.keys_about(cur, question, scopes,
+                                                       resolve_me("me", user)):
+            found += key_window.read_for_line(cur, scopes, subject, attribute, instant)
         return found
 
 
@@ -249,6 +289,16 @@ def _key(facts: list[TimelineFact], instant: datetime, limit: int = MAX_READ,
         render_line(first.subject, first.attribute, first.cardinality, facts, instant,
                     cite=own_source, note=note), scope=first.scope,
         omitted=max(0, len(history) - limit))
+
+
+def _line_notes(reads: list[KeyRead], instant: datetime) -> list[str | None]:
+    """Each line's end: its scope tag, then what a window left unread."""
+    tags = scope_notes(_scoped([read.facts for read in reads]), instant)
+    notes = []
+    for read, tag in zip(reads, tags, strict=True):
+        parts = [p for p in (tag, unread_note(read.earlier_unread, read.later_unread)) if p]
+        notes.append(" ".join(parts) or None)
+    return notes
 
 
 def _scoped(keys: list[list[TimelineFact]]) -> list[Any]:

@@ -1,5 +1,10 @@
 """Which timelines a question is about, decided on the plaintext key alone (seed 002 §5):
-attribute words, the subject's slug, and my/me for the asker's own person."""
+attribute words, the subject's slug, and my/me for the asker's own person.
+
+The rule is :func:`keys_about`. It is decided on a handful of keys the store fetches by index
+(factstore/store/about.py), not on every key of an attribute; :func:`slug_ends` and
+:func:`slug_words` say which keys a question could name, so that lookup is exact.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,8 @@ _ME = {"my", "me", "mine", "i", "i'm", "myself"}
 
 
 def words(question: str) -> list[str]:
+    """The question's words as subject slugs and attributes are matched: lowercase runs of
+    a-z and 0-9, with "'s" dropped ("nick's" -> "nick")."""
     return _WORD.findall(question.lower().replace("'s", ""))
 
 
@@ -29,23 +36,57 @@ def attribute_candidates(question: str, max_words: int = 4) -> list[str]:
 
 
 def mentions_me(question: str) -> bool:
+    """Whether the question says my/me/mine/I/myself."""
     return bool(set(re.findall(r"[a-z']+", question.lower())) & _ME)
+
+
+def slug_of(subject: str) -> str:
+    """The part of a subject after its kind: 'nick' for person/nick (all of it without '/')."""
+    return subject.split("/", 1)[-1]
 
 
 def subject_mentioned(subject: str, question: str) -> bool:
     """The subject's slug (or its words) appears in the question: 'nick' for person/nick."""
-    slug = subject.split("/", 1)[-1]
+    slug = slug_of(subject)
     tokens = set(words(question))
     return slug in tokens or all(part in tokens for part in slug.split("-") if part)
+
+
+def slug_ends(subject: str) -> tuple[str, str]:
+    """The first and the last non-empty '-' part of the subject's slug: ('u', '17') for
+    person/u-17, ('nick', 'nick') for person/nick, ('', '') when it has none ('person/-').
+
+    The store indexes timeline rows by these two (migration 009 computes them in SQL the
+    same way), because :func:`subject_mentioned` can only hold when both are question words
+    or both are '' (see :func:`slug_words`)."""
+    parts = [part for part in slug_of(subject).split("-") if part]
+    return (parts[0], parts[-1]) if parts else ("", "")
+
+
+def slug_words(question: str) -> list[str]:
+    """What a mentioned subject's :func:`slug_ends` can be: the question's distinct words,
+    plus '' (a slug with no non-empty part is mentioned by every question).
+
+    Why this is exact: ``slug in tokens`` implies the slug is one word with no '-', so its
+    one part is both ends; otherwise every non-empty part is a question word, its ends
+    included. So looking keys up by (first end, last end) in slug_words x slug_words finds
+    every subject :func:`subject_mentioned` accepts (and some it does not, which
+    :func:`keys_about` then drops)."""
+    return ["", *dict.fromkeys(words(question))]
 
 
 def keys_about(question: str, keys: Iterable[tuple[str, str]], me: str | None
                ) -> list[tuple[str, str]]:
     """The (subject, attribute) keys the question is about, among keys whose attribute the
     question names: the subject must be named, or be the asker's own when they say my/me,
-    or be the only subject with that attribute."""
+    or be the only subject with that attribute.
+
+    ``keys`` need not be every key of those attributes: per attribute, any subset holding
+    every subject the question mentions, the asker's own subject when it has the attribute,
+    and two distinct subjects (one when only one has it) decides exactly as all of them
+    would. Repeated keys count once."""
     by_attribute: dict[str, list[str]] = {}
-    for subject, attribute in keys:
+    for subject, attribute in dict.fromkeys(keys):
         by_attribute.setdefault(attribute, []).append(subject)
     chosen = []
     for attribute, subjects in by_attribute.items():

@@ -205,3 +205,5 @@ class BackfillResult:
     redacted: int
     #: observations this very backfill already kept (a re-run): nothing was written for them
     unchanged: int = 0
+    #: each chunk's request document, in order (``document_id`` is the first)
+    documents: tuple[int, ...] = ()

@@ -15,7 +15,9 @@ One-line form (:func:`render_line`)
       ``current_at`` orders them), so a new value appends; ``(none at AS_OF)`` when
       nothing is valid at the instant, AS_OF being the label the caller passes (the brief
       passes its as_of label, e.g. ``2024`` or ``now``; without one, the instant's UTC date).
-    * SEGMENTS is one ``valid FROM..TO, observed YYYY-MM-DD, source X`` per answering fact,
+      At most MAX_ANSWERS values are named (the first ones in that order); more are counted
+      as a last entry: ``{a, b, .., +9990 more}``, ``{disputed: A | B | .. | +3 more}``.
+    * SEGMENTS is one ``valid FROM..TO, observed YYYY-MM-DD, source X`` per named answer,
       joined by ``"; "`` inside the one bracket. FROM is valid_from as written (``?`` when the
       text gave no time: the observation time is never borrowed as valid time), TO is the
       effective valid_to as written or ``now`` when open. ``, source X`` is left out when the
@@ -25,8 +27,10 @@ One-line form (:func:`render_line`)
     * ``(later ...)`` lists the values that start after the instant, oldest first, so they
       read forward in time from the answer. It appears whenever such facts exist; in
       practice that is when answering historically (or when a fact is dated in the future).
-    * Each was/later entry is ``VALUE UNIT FROM..TO``, joined by ``", "``. Retracted facts
-      never appear in a line.
+    * Each was/later entry is ``VALUE UNIT FROM..TO``, joined by ``", "``, at most
+      MAX_LISTED of each, then ``+N more``. Retracted facts never appear in a line.
+    * A line made from part of a long key (a brief reads a window of it around the instant)
+      ends with :func:`unread_note`: ``(9500 earlier and 20 later facts not read)``.
 
 Brief (:func:`render_brief`)
     :data:`BRIEF_CONVENTION`, a blank line, one line per timeline, a blank line, then
@@ -161,9 +165,13 @@ def render_line(subject: str, attribute: str, cardinality: str,
     earlier = [f for f in sorted(others, key=shown_order, reverse=True) if ended_by(f, began)]
     later = start_order(f for f in others if sort_start(f) > instant)
 
-    parts = [f"{attribute}({subject}) = {answer_text(answer, cardinality, instant, as_of)}"]
-    if answer:
-        parts.append("[" + "; ".join(segment(f, cite) for f in answer) + "]")
+    # A many key (or a dispute) can have thousands of values at once: the line names the
+    # first MAX_ANSWERS and says how many more there are, and cites only those it names.
+    shown = answer[:MAX_ANSWERS]
+    text = answer_text(shown, cardinality, instant, as_of, more=len(answer) - len(shown))
+    parts = [f"{attribute}({subject}) = {text}"]
+    if shown:
+        parts.append("[" + "; ".join(segment(f, cite) for f in shown) + "]")
     if earlier:
         parts.append("(was " + _listed(earlier) + ")")
     if later:
@@ -221,6 +229,8 @@ def _as_one(run: Sequence[TimelineFact]) -> TimelineFact:
 
 #: A line is read by a model: a long key's history is summarised, not dumped.
 MAX_LISTED = 5
+#: At most this many values answer in one line; the rest are counted ('+N more').
+MAX_ANSWERS = 10
 
 
 def _listed(facts: Sequence[TimelineFact]) -> str:
@@ -230,15 +240,31 @@ def _listed(facts: Sequence[TimelineFact]) -> str:
     return shown + (f", +{rest} more" if rest > 0 else "")
 
 
+def unread_note(earlier: int, later: int) -> str | None:
+    """What a line made from part of a key leaves out: '(9500 earlier and 20 later facts not
+    read)', '(1 earlier fact not read)'; None when nothing was left out. Earlier and later
+    are by start, next to the facts the line was made from."""
+    counted = [f"{n} {side}" for n, side in ((earlier, "earlier"), (later, "later")) if n > 0]
+    if not counted:
+        return None
+    noun = "fact" if earlier + later == 1 else "facts"
+    return f"({' and '.join(counted)} {noun} not read)"
+
+
 def answer_text(answer: Sequence[TimelineFact], cardinality: str, instant: datetime,
-                as_of: str | None) -> str:
-    """The value part: 'V U', '{disputed: A | B}', '{a, b}' or '(none at AS_OF)'."""
+                as_of: str | None, *, more: int = 0) -> str:
+    """The value part: 'V U', '{disputed: A | B}', '{a, b}' or '(none at AS_OF)'.
+
+    ``more`` counts answering values left out of ``answer`` (a capped line): '{a, b, +3
+    more}', '{disputed: A | B | +3 more}'."""
     if not answer:
         return f"(none at {as_of if as_of is not None else day(instant)})"
     values = [value_text(f) for f in answer]
+    if more > 0:
+        values.append(f"+{more} more")
     if cardinality == MANY:
         return "{" + ", ".join(values) + "}"
-    if len(answer) > 1:
+    if len(values) > 1:
         return "{disputed: " + " | ".join(values) + "}"
     if answer[0].status == DISPUTED:
         # its rival is not valid at this instant (a rule-6 pair outside its overlap):

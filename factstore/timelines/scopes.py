@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from factstore.timelines.model import TimelineFact
+from factstore.timelines.render import MAX_ANSWERS
 from factstore.timelines.resolution import current_at
 
 __all__ = ["scope_label", "scope_notes"]
@@ -52,8 +53,18 @@ def scope_notes(timelines: Sequence[ScopedTimeline], instant: datetime) -> list[
         answers = {i: _answer(timelines[i], instant) for i in indices}
         for i in indices:
             note = f"[{scope_label(timelines[i][0])}]"
-            others = [f"{scope_label(timelines[j][0])}: "
-                      + (", ".join(answers[j]) if answers[j] else "none")
+            others = [f"{scope_label(timelines[j][0])}: " + _values(answers[j])
                       for j in indices if j != i and answers[j] != answers[i]]
             notes[i] = note + (f" ({'; '.join(others)})" if others else "")
     return notes
+
+
+def _values(answer: tuple[str, ...]) -> str:
+    """The other scope's values, at most MAX_ANSWERS of them named (a many key can hold
+    thousands at once), the rest counted: 'a, b, +3 more'; 'none' when it has none."""
+    if not answer:
+        return "none"
+    shown = list(answer[:MAX_ANSWERS])
+    if len(answer) > MAX_ANSWERS:
+        shown.append(f"+{len(answer) - MAX_ANSWERS} more")
+    return ", ".join(shown)
