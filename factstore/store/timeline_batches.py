@@ -56,10 +56,13 @@ def load(cur: Any, keys: Sequence[Key], cardinality_of: dict[str, str], at: date
     facts: dict[Key, list[FactRow]] = {key: [] for key in keys}
     scope_of: dict[int, Key] = {}
     if keys:
+        # LATERAL: one probe of the key index per key, whatever the planner thinks of the
+        # table (a hash join would scan every timeline row of a fresh, unanalysed store).
         cur.execute(
-            f"SELECT {_FACT_COLUMNS} FROM facts f JOIN unnest(%s::text[], %s::text[], "
-            "%s::text[]) AS k(k_scope, k_subject, k_attribute) ON f.timeline_scope = k_scope "
-            "AND f.subject = k_subject AND f.attribute = k_attribute ORDER BY f.id",
+            f"SELECT f.* FROM unnest(%s::text[], %s::text[], %s::text[]) AS k(k_scope, "
+            f"k_subject, k_attribute) CROSS JOIN LATERAL (SELECT {_FACT_COLUMNS} FROM facts "
+            "WHERE timeline_scope = k_scope AND subject = k_subject AND attribute = "
+            "k_attribute) f ORDER BY f.id",
             ([k[0] for k in keys], [k[1] for k in keys], [k[2] for k in keys]))
         for row in cur.fetchall():
             key = (row["timeline_scope"], row["subject"], row["attribute"])
