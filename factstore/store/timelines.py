@@ -513,9 +513,10 @@ def read_keys(cur: Any, scopes: Sequence[str], subject: str | None, attribute: s
     if not chosen:
         return []
     cur.execute(
-        f"SELECT {TIMELINE_COLUMNS} FROM facts WHERE attribute IS NOT NULL AND "
-        "(timeline_scope, subject, attribute) IN (SELECT * FROM unnest(%s::text[], %s::text[], "
-        "%s::text[])) ORDER BY id",
+        f"SELECT f.* FROM unnest(%s::text[], %s::text[], %s::text[]) AS k(k_scope, k_subject, "
+        f"k_attribute) CROSS JOIN LATERAL (SELECT {TIMELINE_COLUMNS} FROM facts WHERE "
+        "attribute IS NOT NULL AND timeline_scope = k_scope AND subject = k_subject AND "
+        "attribute = k_attribute) f ORDER BY f.id",
         ([c[0] for c in chosen], [c[1] for c in chosen], [c[2] for c in chosen]))
     # A scope is a timeline of its own: personal and shared facts never mask each other.
     grouped: dict[tuple[str, str, str], list[TimelineFact]] = {c: [] for c in chosen}
@@ -539,6 +540,8 @@ def _keys_by_subject(cur: Any, scopes: Sequence[str], subject: str,
 
 #: Rows read per step of the newest-first walk over facts_timeline_recent.
 _WALK_PAGE = 2000
+#: Keys counted per round trip while the walk gathers a read's facts.
+_COUNT_BATCH = 32
 
 
 def _newest_keys(cur: Any, scopes: Sequence[str], attribute: str | None,
@@ -558,14 +561,18 @@ def _newest_keys(cur: Any, scopes: Sequence[str], attribute: str | None,
 
     def flush() -> None:
         nonlocal total
-        for key in sorted(pending, key=lambda k: (k[1], k[2], k[0])):
-            cur.execute("SELECT count(*) AS n FROM facts WHERE attribute IS NOT NULL AND "
-                        "timeline_scope = %s AND subject = %s AND attribute = %s", key)
-            n = cur.fetchone()["n"]
-            found.append({"timeline_scope": key[0], "subject": key[1], "attribute": key[2],
-                          "n": n})
-            total += n
+        ordered = sorted(pending, key=lambda k: (k[1], k[2], k[0]))
         pending.clear()
+        # Counted a few keys per round trip, in order, only until the read has its facts.
+        for start in range(0, len(ordered), _COUNT_BATCH):
+            if total >= limit:
+                return
+            for key, n in zip(ordered[start:start + _COUNT_BATCH],
+                              _key_sizes(cur, ordered[start:start + _COUNT_BATCH]),
+                              strict=True):
+                found.append({"timeline_scope": key[0], "subject": key[1],
+                              "attribute": key[2], "n": n})
+                total += n
 
     while total < limit:
         cur.execute(
@@ -592,6 +599,16 @@ def _newest_keys(cur: Any, scopes: Sequence[str], attribute: str | None,
         after = (page[-1]["t_captured"], page[-1]["id"])
     flush()
     return found
+
+
+def _key_sizes(cur: Any, keys: Sequence[Key]) -> list[int]:
+    """How many facts each key holds, in the keys' order (one probe of the key index each)."""
+    cur.execute("SELECT n FROM unnest(%s::text[], %s::text[], %s::text[]) WITH ORDINALITY AS "
+                "k(k_scope, k_subject, k_attribute, i) CROSS JOIN LATERAL (SELECT count(*) AS n "
+                "FROM facts WHERE attribute IS NOT NULL AND timeline_scope = k_scope AND "
+                "subject = k_subject AND attribute = k_attribute) c ORDER BY i",
+                ([k[0] for k in keys], [k[1] for k in keys], [k[2] for k in keys]))
+    return [row["n"] for row in cur.fetchall()]
 
 
 def as_known_at(cur: Any, facts: list[TimelineFact], known_at: datetime) -> list[TimelineFact]:
