@@ -66,6 +66,15 @@ class Settings:
     granularity_fix: bool = True
     #: park a fact whose statement's negation polarity differs from its quote's
     polarity_guard: bool = True
+    #: import_facts drops an HNSW index, loads and builds it again (in the chunk's own
+    #: transaction) when the chunk adds at least this share of the rows the index holds;
+    #: 0 rebuilds for any chunk of import_rebuild_min_rows or more (store/index_plan.py).
+    #: Measured break-even: about 0.18 into 20,000 facts, about 0.05 into 1,000,000
+    #: (docs/performance.md, "Bulk import (set-based)")
+    import_rebuild_fraction: float = 0.1
+    #: ... and never in a chunk of fewer records than this (a small import never takes the
+    #: table lock a rebuild needs)
+    import_rebuild_min_rows: int = 2000
 
     def __post_init__(self) -> None:
         for name in ("density_threshold", "contradiction_floor", "subject_floor", "recall_floor", "recall_strong", "document_floor",
@@ -74,7 +83,13 @@ class Settings:
             if isinstance(value, bool) or not isinstance(value, int | float) \
                     or not 0.0 <= float(value) <= 1.0:
                 raise InvalidInput(f"setting {name}={value!r} must be a number in [0, 1]")
-        for name in ("density_k", "ef_search", "recall_k", "index_page_min_links"):
+        fraction = self.import_rebuild_fraction
+        if isinstance(fraction, bool) or not isinstance(fraction, int | float) \
+                or not 0.0 <= float(fraction) < float("inf"):
+            raise InvalidInput(f"setting import_rebuild_fraction={fraction!r} must be a "
+                               "finite number >= 0")
+        for name in ("density_k", "ef_search", "recall_k", "index_page_min_links",
+                     "import_rebuild_min_rows"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise InvalidInput(f"setting {name}={value!r} must be a positive integer")

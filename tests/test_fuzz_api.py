@@ -111,8 +111,9 @@ CALLS = {
         st.fixed_dictionaries({}, optional={"user": ANY, "now": ANY})),
     "backfill_facts": st.tuples(st.one_of(st.tuples(st.lists(FACT, min_size=1, max_size=2)),
                                           st.tuples(ANY)),
-                                st.fixed_dictionaries({}, optional={"shared": ANY,
-                                                                    "user": ANY})),
+                                st.fixed_dictionaries({}, optional={
+                                    "shared": ANY, "user": ANY, "chunk_size": ANY,
+                                    "progress": ANY})),
     "end_fact": st.tuples(st.tuples(ANY, ANY), st.fixed_dictionaries({}, optional={
         "observed_at": ANY, "source": ANY, "quote": ANY})),
     "retract": st.tuples(st.tuples(ANY), st.fixed_dictionaries({}, optional={"reason": ANY})),
@@ -124,6 +125,9 @@ CALLS = {
         "k": ANY, "exact": ANY, "ef_search": ANY})),
     "explain_recall": st.tuples(st.tuples(ANY), st.just({})),
     "row_counts": st.just(((), {})),
+    "table_rows": st.tuples(st.tuples(st.one_of(ANY, st.sampled_from(("facts", "documents")))),
+                            st.just({})),
+    "hnsw_indexes": st.just(((), {})),
     "scan_for": st.tuples(st.tuples(st.one_of(ANY, st.lists(ANY, max_size=3))), st.just({})),
 }
 

@@ -518,10 +518,12 @@ class Store(TimelineTools, BulkTools, DiagnosticTools):
                 # refused here, whole, rather than by the server part way through the chunks
                 raise InvalidInput("embeddings must be finite numbers (found NaN or infinity)")
             doc_vectors = vectors
+        prepared = import_sql.prepare(records)  # keys, lineages, subjects: once, not per retry
+        report.prepare_seconds = time.perf_counter() - started
         ids: list[int] = []
         for start in range(0, len(records), chunk_size):
             end = start + chunk_size
-            chunk = self._import_chunk(records[start:end], vectors[start:end],
+            chunk = self._import_chunk(prepared[start:end], vectors[start:end],
                                        doc_vectors[start:end])
             report.add(chunk)
             ids += chunk.ids
@@ -529,11 +531,15 @@ class Store(TimelineTools, BulkTools, DiagnosticTools):
         return ids
 
     @retry.retry_transient
-    def _import_chunk(self, records: list[FactRecord], vectors: Any,
+    def _import_chunk(self, prepared: list[import_sql.Prepared], vectors: Any,
                       doc_vectors: Any) -> import_sql.ChunkReport:
+        started = time.perf_counter()
         with self._tx() as cur:
-            return import_sql.import_facts(cur, records, vectors, doc_vectors, _now(),
-                                           self.settings)
+            chunk = import_sql.import_facts(cur, prepared, vectors, doc_vectors, _now(),
+                                            self.settings)
+        # the chunk's whole transaction, its commit included, apart from the index builds
+        chunk.load_seconds = time.perf_counter() - started - chunk.build_seconds
+        return chunk
 
     # -- internals -----------------------------------------------------------------------
 

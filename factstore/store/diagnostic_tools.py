@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from factstore.errors import InvalidInput
-from factstore.inputs import check_count, check_flag, check_text, show
+from factstore.inputs import check_choice, check_count, check_flag, check_text, show
 from factstore.kinds import Kind, parse_kind
 from factstore.store import diagnostics
 
@@ -31,14 +31,17 @@ class DiagnosticTools:
                                                   settings=self.settings)  # type: ignore[attr-defined]
 
     def explain_density(self, kind: str | Kind, vector: Any, k: int | None = None, *,
-                        exact: bool = False) -> Any:
-        """The density query's plan: which index answers it."""
+                        exact: bool = False, ef_search: int | None = None) -> Any:
+        """The density query's plan: which index answers it (at ``ef_search``, if given)."""
         kind, vector = parse_kind(kind), self._probe_vector(vector)
         if k is not None:
             check_count("k", k, 1, 1000)
         check_flag("exact", exact)
+        if ef_search is not None:
+            check_count("ef_search", ef_search, 1, 1000)
         with self._tx() as cur:  # type: ignore[attr-defined]
             return diagnostics.explain_density(cur, kind, vector, k, exact=exact,
+                                               ef_search=ef_search,
                                                settings=self.settings)  # type: ignore[attr-defined]
 
     def explain_recall(self, vector: Any, k: int | None = None) -> Any:
@@ -88,6 +91,19 @@ class DiagnosticTools:
         change. Facts, evidence, documents, conflicts, history, candidate roots, tags."""
         with self._tx() as cur:  # type: ignore[attr-defined]
             return diagnostics.row_counts(cur)
+
+    def table_rows(self, table: str) -> list[dict[str, Any]]:
+        """Every row of facts, evidence, documents or fact_history, in id order (vectors as
+        tuples): what an equivalence test compares between two ways of writing."""
+        check_choice("table", table, diagnostics.ROW_TABLES)
+        with self._tx() as cur:  # type: ignore[attr-defined]
+            return diagnostics.table_rows(cur, table)
+
+    def hnsw_indexes(self) -> dict[str, bool]:
+        """Each HNSW index on facts and documents, and whether it is valid and ready: a bulk
+        import that rebuilds indexes must leave every one of them whole."""
+        with self._tx() as cur:  # type: ignore[attr-defined]
+            return diagnostics.hnsw_indexes(cur)
 
     def scan_for(self, needles: Sequence[str]) -> list[tuple[str, str, str]]:
         """Every (table, column, needle) where a text, JSON or array column holds one of

@@ -112,9 +112,12 @@ def density_neighbours(cur: Any, kind: str | Kind, vector: Any, k: int = 10, *,
 
 
 def explain_density(cur: Any, kind: str | Kind, vector: Any, k: int | None = None, *,
-                    exact: bool = False, settings: Settings) -> QueryPlan:
+                    exact: bool = False, ef_search: int | None = None,
+                    settings: Settings) -> QueryPlan:
     """EXPLAIN ANALYZE of the density check's own query (to show which index it rides)."""
     probe_settings = _probe_settings(settings, k or settings.density_k)
+    if ef_search is not None:
+        probe_settings = probe_settings.replace(ef_search=ef_search)
     with _rolled_back(cur):
         density_sql.tune_knn(cur, probe_settings)
         if exact:
@@ -409,6 +412,38 @@ def row_counts(cur: Any) -> dict[str, int]:
                                for t in COUNTED_TABLES)
     cur.execute(parts)
     return {row["name"]: int(row["n"]) for row in cur.fetchall()}
+
+
+#: The tables table_rows reads back whole.
+ROW_TABLES = ("facts", "evidence", "documents", "fact_history")
+
+
+def table_rows(cur: Any, table: str) -> list[dict[str, Any]]:
+    """Every row of one of ROW_TABLES, in id order, vectors as tuples of floats (so two
+    stores' rows compare with ==). The caller checks the name against ROW_TABLES."""
+    cur.execute(sql.SQL("SELECT * FROM {} ORDER BY id").format(sql.Identifier(table)))
+    rows = [dict(row) for row in cur.fetchall()]
+    for row in rows:
+        if row.get("embedding") is not None:
+            row["embedding"] = tuple(np.asarray(row["embedding"].to_numpy(),
+                                                dtype=np.float32).tolist())
+    return rows
+
+
+#: The HNSW indexes the schema defines: one per kind over facts, one over documents.
+HNSW_INDEXES = tuple(f"facts_hnsw_{kind.value.lower()}" for kind in Kind) + (
+    "documents_embedding_hnsw",)
+
+
+def hnsw_indexes(cur: Any) -> dict[str, bool]:
+    """Each HNSW index on facts or documents and whether it is whole: valid (the planner may
+    use it) and ready (writes maintain it). An index missing from the answer is gone."""
+    cur.execute(
+        "SELECT c.relname AS name, i.indisvalid AND i.indisready AS whole "
+        "FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a "
+        "ON a.oid = c.relam WHERE a.amname = 'hnsw' AND i.indrelid IN ('facts'::regclass, "
+        "'documents'::regclass) ORDER BY 1")
+    return {row["name"]: bool(row["whole"]) for row in cur.fetchall()}
 
 
 def scan_for(cur: Any, needles: list[str]) -> list[tuple[str, str, str]]:

@@ -29,8 +29,8 @@ from factstore.results import (
 )
 from factstore.settings import Settings
 from factstore.store import density as density_sql
+from factstore.store import locks, transitions
 from factstore.store import tags as tag_sql
-from factstore.store import transitions
 from factstore.store.rows import fetch_fact
 from factstore.writepath.density import DensityFinding, HitReading, NearHit, assess
 from factstore.writepath.prepare import PreparedCapture, PreparedFact
@@ -107,8 +107,9 @@ def _land_document(cur: Any, capture: Capture, routed: str, vector: np.ndarray,
                    prepared: PreparedCapture) -> DocumentRecord:
     digest = content_hash(capture.text)
     lineage = lineage_of(capture.source_type, capture.source_ref, digest)
-    # Serialise versioning of one lineage across writers.
-    cur.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))", ("doc:" + lineage,))
+    # Serialise versioning of one lineage across writers (and wait out a bulk import that
+    # holds every lineage at once: store/locks.py).
+    locks.lock_lineages(cur, [lineage])
     cur.execute("SELECT id, version, routed FROM documents WHERE lineage = %s AND "
                 "content_hash = %s", (lineage, digest))
     row = cur.fetchone()
