@@ -1,5 +1,6 @@
 """Rows into a table with binary COPY: the fastest way Postgres takes many rows (an
-identity column takes the ids given, as ``OVERRIDING SYSTEM VALUE`` would)."""
+identity column takes the ids given, as ``OVERRIDING SYSTEM VALUE`` would), and the ids to
+give them, reserved from the table's identity sequence."""
 
 from __future__ import annotations
 
@@ -22,3 +23,11 @@ def copy_rows(cur: Any, table: str, columns: Sequence[tuple[str, str]],
             copy.write_row(row)
             count += 1
     return count
+
+
+def reserve_ids(cur: Any, table: str, n: int) -> list[int]:
+    """``n`` fresh ids from ``table``'s identity sequence, in increasing order: rows written
+    in order get increasing ids, as one INSERT per row did."""
+    cur.execute("SELECT nextval(pg_get_serial_sequence(%s, 'id')) AS id "
+                "FROM generate_series(1, %s)", (table, n))
+    return sorted(r["id"] for r in cur.fetchall())

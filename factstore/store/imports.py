@@ -32,6 +32,7 @@ from factstore.kinds import Kind
 from factstore.settings import Settings
 from factstore.statements import normalise_statement
 from factstore.store import index_plan, locks
+from factstore.store.copy_rows import copy_rows, reserve_ids
 from factstore.store.remember import content_hash, lineage_of
 from factstore.writepath.prepare import fact_subject
 
@@ -210,7 +211,7 @@ def _insert(cur: Any, rows: list[Prepared], vectors: np.ndarray, doc_vectors: np
     """COPY the fresh records' facts, then their evidence and history rows; returns the new
     fact ids in record order and how many documents were new."""
     doc_ids, new_documents = _documents(cur, rows, doc_vectors, at)
-    ids = _reserve(cur, "facts", len(rows))
+    ids = reserve_ids(cur, "facts", len(rows))
     facts = []
     for fid, row, vector, doc_id in zip(ids, rows, _vector_fields(vectors), doc_ids,
                                         strict=True):
@@ -224,11 +225,11 @@ def _insert(cur: Any, rows: list[Prepared], vectors: np.ndarray, doc_vectors: np
             record.earned_by, record.subject, record.expected_lifetime, vector,
             {**record.meta, "imported": True}, row.subject_key, row.subject_source, row.key,
         ))
-    _copy(cur, "facts", _FACT_COLUMNS, facts)
-    _copy(cur, "evidence", _EVIDENCE_COLUMNS,
+    copy_rows(cur, "facts", _FACT_COLUMNS, facts)
+    copy_rows(cur, "evidence", _EVIDENCE_COLUMNS,
           [(fid, did, row.record.quote.strip(), "supports", at)
            for fid, did, row in zip(ids, doc_ids, rows, strict=True)])
-    _copy(cur, "fact_history", _HISTORY_COLUMNS,
+    copy_rows(cur, "fact_history", _HISTORY_COLUMNS,
           [(fid, row.record.verdict, HISTORY_REASON, at) for fid, row in zip(ids, rows,
                                                                               strict=True)])
     return ids, new_documents
@@ -259,7 +260,7 @@ def _documents(cur: Any, rows: list[Prepared], vectors: np.ndarray,
         cur.execute("SELECT lineage, max(version) AS v FROM documents WHERE lineage = ANY(%s) "
                     "GROUP BY lineage", (sorted({lineage for lineage, _ in first_rows}),))
         versions = {r["lineage"]: r["v"] for r in cur.fetchall()}
-        ids = _reserve(cur, "documents", len(first_rows))
+        ids = reserve_ids(cur, "documents", len(first_rows))
         fields = _vector_fields(vectors[list(first_rows.values())])
         documents = []
         for doc_id, field_bytes, (key, i) in zip(ids, fields, first_rows.items(), strict=True):
@@ -271,16 +272,8 @@ def _documents(cur: Any, rows: list[Prepared], vectors: np.ndarray,
                               record.captured_by, record.captured_at or at, "facts",
                               field_bytes, {"imported": True}))
             known[key] = doc_id
-        _copy(cur, "documents", _DOCUMENT_COLUMNS, documents)
+        copy_rows(cur, "documents", _DOCUMENT_COLUMNS, documents)
     return [known[key] for key in testimonies], len(first_rows)
-
-
-def _reserve(cur: Any, table: str, n: int) -> list[int]:
-    """n fresh ids from the table's identity sequence, in increasing order: rows written in
-    record order get increasing ids, as one INSERT per row did."""
-    cur.execute(sql.SQL("SELECT nextval(pg_get_serial_sequence({t}, 'id')) AS id "
-                        "FROM generate_series(1, %s)").format(t=sql.Literal(table)), (n,))
-    return sorted(r["id"] for r in cur.fetchall())
 
 
 def _vector_fields(vectors: np.ndarray) -> list[bytes]:
@@ -292,18 +285,6 @@ def _vector_fields(vectors: np.ndarray) -> list[bytes]:
     matrix = np.ascontiguousarray(vectors, dtype=">f4")
     header = struct.pack(">HH", matrix.shape[1], 0)
     return [header + row.tobytes() for row in matrix]
-
-
-def _copy(cur: Any, table: str, columns: tuple[tuple[str, str], ...],
-          rows: list[tuple[Any, ...]]) -> None:
-    """Binary COPY of rows into table (explicit ids included: COPY writes an identity
-    column's given values, as INSERT ... OVERRIDING SYSTEM VALUE would)."""
-    statement = sql.SQL("COPY {t} ({c}) FROM STDIN (FORMAT BINARY)").format(
-        t=sql.Identifier(table), c=sql.SQL(", ").join(sql.Identifier(c) for c, _ in columns))
-    with cur.copy(statement) as copy:
-        copy.set_types([kind for _, kind in columns])
-        for row in rows:
-            copy.write_row(row)
 
 
 # -- the HNSW crossover -----------------------------------------------------------------------

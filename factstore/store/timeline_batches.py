@@ -16,7 +16,7 @@ from typing import Any
 
 from psycopg.types.json import Jsonb
 
-from factstore.store.copy_rows import copy_rows
+from factstore.store.copy_rows import copy_rows, reserve_ids
 from factstore.store.timeline_rows import statement_of, timeline_fact
 from factstore.timelines.batch import ConflictRow, EvidenceRow, FactRow, KeyBatch
 from factstore.timelines.dates import start_of
@@ -43,9 +43,7 @@ class IdPool:
     def __call__(self, table: str) -> int:
         free = self._free.setdefault(table, deque())
         if not free:
-            self._cur.execute("SELECT nextval(pg_get_serial_sequence(%s, 'id')) AS id "
-                              "FROM generate_series(1, %s)", (table, _BLOCK))
-            free.extend(sorted(r["id"] for r in self._cur.fetchall()))
+            free.extend(reserve_ids(self._cur, table, _BLOCK))
         return free.popleft()
 
 
