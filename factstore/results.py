@@ -300,6 +300,8 @@ class Description:
     open_questions: Mapping[str, int]
     settings: Mapping[str, object]
     tools: tuple[str, ...]
+    #: the server's memory and checkpoint settings as it runs them (see server_tuning.py)
+    server_settings: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -312,3 +314,27 @@ class HistoryEntry:
     reason: str
     conflict_id: int | None
     at: datetime
+
+
+@dataclass(frozen=True)
+class DensityPair:
+    """Two live same-kind facts above the density threshold that no conflict records."""
+
+    fact_a: int
+    fact_b: int
+    kind: Kind
+    similarity: float
+    statement_a: str
+    statement_b: str
+
+
+@dataclass(frozen=True)
+class DensityReport:
+    """Store.density_report: the unscreened near-duplicate pairs, nearest first."""
+
+    threshold: float
+    #: live facts probed (every kind's)
+    facts_checked: int
+    pairs: tuple[DensityPair, ...]
+    #: True when more pairs exist than the limit let through
+    truncated: bool = False

@@ -23,6 +23,7 @@ from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from factstore.backfill import FactRecord, check_record, redact_record
+from factstore.captures import check_capture
 from factstore.embedders.base import Embedder
 from factstore.errors import (
     DatabaseUnavailable,
@@ -39,7 +40,6 @@ from factstore.inputs import (
     MAX_NOTE,
     MAX_QUERY,
     MAX_REF,
-    MAX_REF_BYTES,
     MAX_TAG,
     check_choice,
     check_count,
@@ -48,7 +48,7 @@ from factstore.inputs import (
     check_text,
     show,
 )
-from factstore.kinds import Kind, Verdict, parse_kind, parse_source_type
+from factstore.kinds import Kind, Verdict, parse_kind
 from factstore.lifetimes import parse_lifetime
 from factstore.questions import LEVELS, STATUSES
 from factstore.redaction import redact, redact_text
@@ -76,7 +76,9 @@ from factstore.store import tags as tag_sql
 from factstore.store.bulk_tools import BulkTools
 from factstore.store.diagnostic_tools import DiagnosticTools
 from factstore.store.migrations import apply_migrations
+from factstore.store.review_tools import ReviewTools
 from factstore.store.rows import fetch_fact, fetch_facts
+from factstore.store.server_tuning import SERVER_SETTINGS
 from factstore.store.subjects import read_unread_subjects
 from factstore.store.timeline_tools import TimelineTools, default_user
 from factstore.writepath.prepare import prepare_capture
@@ -87,7 +89,6 @@ TOOLS = (
     "open_questions", "update_open_question", "write_facts", "backfill_facts",
     "retract", "end_fact", "facts", "brief",
 )
-MAX_CAPTURE_CHARS = 1_000_000
 #: How many imported records commit together (each chunk whole, and skipped on a re-run).
 IMPORT_CHUNK = 1000
 #: The largest chunk: a million records in one transaction (a big first load, whose HNSW
@@ -95,7 +96,7 @@ IMPORT_CHUNK = 1000
 MAX_IMPORT_CHUNK = 1_000_000
 
 
-class Store(TimelineTools, BulkTools, DiagnosticTools):
+class Store(TimelineTools, BulkTools, DiagnosticTools, ReviewTools):
     """A fact store on Postgres + pgvector. Open with ``Store.open()``; close when done."""
 
     def __init__(self, pool: ConnectionPool, dsn: str, embedder: Embedder, extractor: Extractor,
@@ -220,6 +221,9 @@ class Store(TimelineTools, BulkTools, DiagnosticTools):
             row = cur.fetchone()
             cur.execute("SELECT status, count(*) AS n FROM open_questions GROUP BY 1")
             questions = {r["status"]: r["n"] for r in cur.fetchall()}
+            cur.execute("SELECT name, current_setting(name) AS value FROM unnest(%s::text[]) "
+                        "AS name ORDER BY name", (list(SERVER_SETTINGS),))
+            server_settings = {r["name"]: r["value"] for r in cur.fetchall()}
         return Description(
             database=server.redact(self._dsn), server_version=row["server_version"],
             pgvector_version=row["pgvector"], schema_versions=tuple(row["versions"]),
@@ -227,7 +231,7 @@ class Store(TimelineTools, BulkTools, DiagnosticTools):
             extractor=self.extractor.name, facts_by_kind_verdict=by_kind,
             documents=row["documents"], open_conflicts=row["open_conflicts"], tags=row["tags"],
             pending_candidate_roots=row["roots"], open_questions=questions,
-            settings=self.settings.as_dict(), tools=TOOLS)
+            settings=self.settings.as_dict(), tools=TOOLS, server_settings=server_settings)
 
     def remember(self, text: str, *, source_type: str = "utterance",
                  source_ref: str | None = None, said_at: datetime | str | None = None,
@@ -255,14 +259,11 @@ class Store(TimelineTools, BulkTools, DiagnosticTools):
                     captured_by: str | None = None, captured_at: datetime | str | None = None
                     ) -> tuple[remember_sql.Capture, Any]:
         """A capture checked, redacted and extracted: everything before its embedding."""
-        check_text("the capture text", text, limit=MAX_CAPTURE_CHARS)
-        kind_of_source = parse_source_type(source_type).value
-        check_text("source_ref", source_ref, limit=MAX_REF, required=False,
-                   max_bytes=MAX_REF_BYTES)
-        check_text("captured_by", captured_by, limit=MAX_REF, required=False,
-                   max_bytes=MAX_REF_BYTES)
-        said = check_instant("said_at", said_at)
-        captured = check_instant("captured_at", captured_at) or _now()
+        checked = check_capture(text, source_type=source_type, source_ref=source_ref,
+                                said_at=said_at, captured_by=captured_by,
+                                captured_at=captured_at)
+        kind_of_source, said = checked.source_type, checked.said_at
+        captured = checked.captured_at or _now()
         # Secrets out before anything reads the capture: extraction, embedding, storage.
         text, secrets = redact(text)
         source_ref, ref_secrets = redact_text(source_ref, MAX_REF)

@@ -31,6 +31,7 @@ from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from factstore.errors import DatabaseUnavailable, FactStoreError, InvalidInput, PermissionDenied
+from factstore.store.server_tuning import write_tuning
 
 _DB_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 _servers: dict[Path, Any] = {}
@@ -214,6 +215,7 @@ def _restart(server: Any) -> None:
     deadline = time.monotonic() + _RESTART_SECONDS
     with _machine_lock():
         _prune_locked(pgdata)
+        write_tuning(pgdata)
         while True:
             stale = _postmaster_pid(pgdata)
             if stale is not None and not _pid_alive(stale):
@@ -242,9 +244,16 @@ def _start(pgdata: Path) -> Any:
         # Before the package reads the list: with a dead pid in it the server never stops.
         with _machine_lock():
             _prune_locked(pgdata)
+    cached = pgdata.resolve() in pgserver.PostgresServer._instances
     # 'stop': the server stops when the last process using it exits; several processes may
     # share it meanwhile (the package tracks their pids).
-    server = pgserver.get_server(pgdata, cleanup_mode="stop")
+    server = pgserver.get_server(pgdata, cleanup_mode="stop", start=False)
+    if not cached:
+        # initdb first, so the tuned configuration is in place before the first start
+        with _machine_lock():
+            server.ensure_pgdata_inited()
+        write_tuning(server.pgdata)
+        server.start()
     # The package caches its server objects too and hands a cached one back unchecked.
     if not _serving(server):
         _restart(server)
