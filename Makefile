@@ -6,14 +6,14 @@ STAMP := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench pipelines clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	# torch first: the local CPU build; any looser requirement pulls CUDA.
 	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[dev,pipelines]'
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -25,6 +25,11 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+
+# The Dagster UI on http://127.0.0.1:3000 (DAGSTER_HOME under .factstore/dagster).
+pipelines: $(STAMP)
+	mkdir -p .factstore/dagster
+	DAGSTER_HOME=$(CURDIR)/.factstore/dagster $(BIN)/dagster dev -m pipelines.definitions -h 127.0.0.1 -p 3000
 
 bench: $(STAMP)
 	$(BIN)/python evals/perf/bench_store.py

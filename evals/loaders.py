@@ -1106,6 +1106,52 @@ def _locomo_when(date_time: str | None) -> datetime | None:
 # --------------------------------------------------------------------------- dispatch
 
 #: format name -> loader. Every loader takes the path (and, except LoCoMo, ``split``).
+# --------------------------------------------------------------------------- QMSum
+
+
+@dataclass(frozen=True)
+class Meeting:
+    """One QMSum meeting transcript: its turns in order (``dia_id`` is ``T<n>``, from 1)
+    and its topic names. QMSum gives no dates."""
+
+    meeting_id: str
+    turns: tuple[Turn, ...]
+    topics: tuple[str, ...] = ()
+
+
+def load_qmsum(path: str | Path) -> list[Meeting]:
+    """QMSum meetings: a meeting JSON file, or a folder of them (``data/ALL/val`` upstream).
+
+    Each file is an object with ``meeting_transcripts`` (a list of ``speaker`` and
+    ``content``) and optionally ``topic_list`` (objects with ``topic``); the meeting id is
+    the file name without ``.json``. A turn with empty content is kept out.
+    """
+    root = _existing(path, "qmsum")
+    files = sorted(root.glob("*.json")) if root.is_dir() else [root]
+    if not files:
+        raise InvalidInput(f"qmsum: {root} holds no .json meeting files")
+    return [_qmsum_meeting(file) for file in files]
+
+
+def _qmsum_meeting(file: Path) -> Meeting:
+    data = _parse_json("qmsum", file, _read_text(file, "qmsum"))
+    if not isinstance(data, dict):
+        raise _bad("qmsum", file, "$", "expected a JSON object with 'meeting_transcripts'")
+    raw = _need(file, "$", data, "meeting_transcripts", list)
+    turns = []
+    for i, turn in enumerate(raw):
+        where = f"$.meeting_transcripts[{i}]"
+        if not isinstance(turn, dict):
+            raise _bad("qmsum", file, where, "expected an object with 'speaker' and 'content'")
+        speaker = _need(file, where, turn, "speaker", str)
+        content = _need(file, where, turn, "content", str)
+        if content.strip():
+            turns.append(Turn(speaker, f"T{i + 1}", content, 0))
+    topics = tuple(t["topic"] for t in data.get("topic_list") or ()
+                   if isinstance(t, dict) and isinstance(t.get("topic"), str))
+    return Meeting(file.stem, tuple(turns), topics)
+
+
 FORMATS: dict[str, Callable[..., list[Any]]] = {
     "stsb": load_stsb,
     "mrpc": load_mrpc,

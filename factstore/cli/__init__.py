@@ -16,6 +16,7 @@ The package, one module per concept:
 - ``facts``      the ``facts`` sub-app (bi-temporal timelines)
 - ``evals``      the ``eval`` sub-app (run, record and compare eval suites)
 - ``server``     the ``server`` sub-app (the embedded Postgres: status, stop)
+- ``migrate``    ``factstore migrate`` (document archives, through factstore.migration)
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from factstore.cli.commands import DEMO_DATABASE
 from factstore.cli.evals import evals_app
 from factstore.cli.facts import facts_app
 from factstore.cli.formatting import to_jsonable
+from factstore.cli.migrate import migrate  # noqa: F401  (registers `factstore migrate`)
 from factstore.cli.questions import questions_app, render_questions
 from factstore.cli.render import render_conflict, render_interrupt, render_recall, render_remember
 from factstore.cli.server import server_app

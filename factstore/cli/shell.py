@@ -197,7 +197,7 @@ def progress_bar(ctx: typer.Context, total: int, label: str
     with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=state.console) as bar:
         task = bar.add_task(label, total=total)
-        yield lambda done, _total: bar.update(task, completed=done)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
 
 
 def _emit(ctx: typer.Context, result: object, render: Callable[[Console], None]) -> None:

@@ -1,0 +1,1 @@
+"""factstore's batch jobs as Dagster definitions (``pipelines.definitions.defs``)."""
