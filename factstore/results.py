@@ -41,6 +41,9 @@ class Fact:
     support_count: int = 1
     #: what the fact is about, folded; the density check compares same-subject facts first
     subject_key: str | None = None
+    #: the extractor (name and version, e.g. 'rules/v1') that wrote it; None for imported
+    #: and timeline facts and facts older than migration 011
+    extracted_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,8 @@ class DocumentRecord:
     content_hash: str
     #: True when this exact capture was already stored for this lineage (a re-run)
     duplicate: bool
-    #: 'facts' (it also yielded facts), 'documents-only' (nothing typeable) or 'index-page'
+    #: 'facts' (it also yielded facts), 'documents-only' (nothing typeable), 'index-page', or
+    #: 'unextracted' (landed by land_documents, waiting for extract_documents)
     routed: str
 
 

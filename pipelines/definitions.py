@@ -11,7 +11,13 @@ import os
 
 from dagster import Definitions, multiprocess_executor
 
-from pipelines.archives import ArchiveSource, migrated_archive, migration_job, new_archives_sensor
+from pipelines.archives import (
+    ArchiveSource,
+    extracted_documents,
+    migrated_archive,
+    migration_job,
+    new_archives_sensor,
+)
 from pipelines.evals import EVAL_ASSETS, eval_job, nightly_evals, threshold_sweep
 from pipelines.policies import conflict_policy
 from pipelines.resources import FactStoreResource
@@ -26,7 +32,7 @@ def live_resources() -> dict[str, object]:
 
 
 defs = Definitions(
-    assets=[migrated_archive, density_report, queue_summary, *EVAL_ASSETS],
+    assets=[migrated_archive, extracted_documents, density_report, queue_summary, *EVAL_ASSETS],
     jobs=[migration_job, eval_job, threshold_sweep, conflict_policy],
     schedules=[nightly_evals],
     sensors=[new_archives_sensor],

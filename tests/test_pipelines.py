@@ -229,3 +229,27 @@ def test_a_conflict_policy_dry_run_lists_and_writes_nothing_then_applies(resourc
             assert closed.reasoning.startswith("policy newer-wins kind=REFERENCE: ")
             newer = max((conflict.fact_a, conflict.fact_b), key=lambda f: f.t_said)
             assert closed.winner == newer.id
+
+
+def test_documents_landed_without_extraction_are_extracted_by_the_batch_asset(archives,
+                                                                             resources):
+    from pipelines.archives import extracted_documents
+
+    folder, _ = archives
+    landing = {**resources, "archive_source": ArchiveSource(folder=str(folder), **MAPPING,
+                                                            extract=False)}
+    instance = DagsterInstance.ephemeral()
+    meta = _migrate(["chat.jsonl"], landing, instance)["chat.jsonl"]
+    assert (meta["documents_landed"], meta["facts_written"]) == (24, 0)
+
+    def extract() -> dict:
+        result = materialize([extracted_documents], resources=resources, instance=instance)
+        (event,) = result.asset_materializations_for_node("extracted_documents")
+        return {k: v.value for k, v in event.metadata.items()}
+
+    first = extract()
+    assert first["documents_extracted"] == 24 and first["facts_written"] > 0
+    assert first["extractor"] == "rules/v1"
+    with resources["factstore"].store() as store:
+        assert {f.extracted_by for f in store.facts_by_verdict(limit=1000)} == {"rules/v1"}
+    assert extract()["documents_extracted"] == 0

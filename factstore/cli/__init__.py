@@ -28,7 +28,7 @@ from factstore.cli.commands import DEMO_DATABASE
 from factstore.cli.evals import evals_app
 from factstore.cli.facts import facts_app
 from factstore.cli.formatting import to_jsonable
-from factstore.cli.migrate import migrate  # noqa: F401  (registers `factstore migrate`)
+from factstore.cli.migrate import extract, migrate  # noqa: F401  (register the commands)
 from factstore.cli.questions import questions_app, render_questions
 from factstore.cli.render import render_conflict, render_interrupt, render_recall, render_remember
 from factstore.cli.server import server_app

@@ -45,6 +45,9 @@ def migrate(
     each: Annotated[bool, typer.Option(
         "--each", help="PATH is a folder of archives: migrate each file and subfolder.")
                     ] = False,
+    extract: Annotated[bool, typer.Option(
+        "--extract/--no-extract", help="Extract while migrating (default), or land the "
+        "documents only, for `factstore extract` later.")] = True,
     rejects: Annotated[Path | None, typer.Option(
         help="Where rejected rows are listed (default: FACTSTORE_HOME/rejects).")] = None,
 ) -> None:
@@ -67,7 +70,8 @@ def migrate(
     for target, name in targets:
         with progress_bar(ctx, 0, f"migrating {name}") as advance:
             reports.append(migrate_archive(store, target, mapping, name=name, fmt=fmt,
-                                           rejects_dir=rejects_dir, progress=advance))
+                                           rejects_dir=rejects_dir, extract=extract,
+                                           progress=advance))
     _emit(ctx, [r.as_dict() for r in reports], lambda c: _render(c, reports))
 
 
@@ -89,3 +93,19 @@ def _render(console, reports: list[MigrationReport]) -> None:  # noqa: ANN001
             console.print(f"{escape(r.archive)}: {len(r.rejects)} row(s) rejected, listed in "
                           f"{escape(str(r.rejects_file))}; first: line {first.line}: "
                           f"{escape(first.reason)}")
+
+
+@app.command()
+def extract(
+    ctx: typer.Context,
+    limit: Annotated[int, typer.Option(help="At most this many documents.")] = 10_000,
+) -> None:
+    """Extract documents that landed without extraction (`migrate --no-extract`)."""
+    store = _store(ctx)
+    with progress_bar(ctx, 0, "extracting") as advance:
+        results = store.extract_documents(limit=limit, progress=advance)
+    new = [o for r in results for o in r.outcomes if o.outcome not in ("unchanged", "recaptured")]
+    _emit(ctx, {"documents_extracted": len(results), "facts_written": len(new),
+                "extractor": store.extractor.name},
+          lambda c: c.print(f"extracted {len(results)} document(s) with "
+                            f"{escape(store.extractor.name)}: {len(new)} new fact(s)"))

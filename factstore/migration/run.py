@@ -64,8 +64,12 @@ class MigrationReport:
 def migrate_archive(store: Any, path: str | Path, mapping: ColumnMap | None = None, *,
                     name: str | None = None, fmt: str | None = None,
                     rejects_dir: str | Path | None = None, batch_size: int = 64,
+                    extract: bool = True,
                     progress: Callable[[int, int], None] | None = None) -> MigrationReport:
     """Migrate one archive (a file or a folder) into ``store``.
+
+    With ``extract=False`` the captures' documents land alone (``Store.land_documents``),
+    for ``Store.extract_documents`` to extract later in bulk.
 
     Rows that cannot be migrated are listed in the report and, with ``rejects_dir``, in
     ``<rejects_dir>/<name>.rejects.jsonl`` (file, line, reason); the rest is written.
@@ -79,6 +83,8 @@ def migrate_archive(store: Any, path: str | Path, mapping: ColumnMap | None = No
     rejects_file = _write_rejects(scan, rejects_dir, name)
     if scan.format == "timeline-v1":
         report = _backfill(store, scan, _archive_time(path), progress)
+    elif not extract:
+        report = _land(store, scan, batch_size, progress)
     else:
         report = _remember(store, scan, batch_size, progress)
     return MigrationReport(archive=name, format=scan.format,
@@ -92,6 +98,12 @@ def _remember(store: Any, scan: Scan, batch_size: int,
     captures = scan.captures
     results = store.remember_many(captures, batch_size=batch_size,
                                   progress=progress) if captures else []
+    return summarise(results)
+
+
+def summarise(results: list[Any]) -> dict[str, Any]:
+    """Documents landed and skipped, new facts, conflicts raised and facts dropped (by
+    reason) of a list of RememberResults."""
     dropped = Counter(f"{d.stage}: {d.reason}" for r in results for d in r.dropped
                       if not r.document.duplicate)
     new = [o for r in results for o in r.outcomes if o.outcome not in _NOT_NEW]
@@ -106,6 +118,16 @@ def _archive_time(path: Path) -> datetime:
     """When the archive's facts were observed, for facts that do not say: when the archive
     was last written. A re-run then observes nothing new (a changed file is a new reading)."""
     return min(datetime.fromtimestamp(path.stat().st_mtime, UTC), datetime.now(UTC))
+
+
+def _land(store: Any, scan: Scan, batch_size: int,
+          progress: Callable[[int, int], None] | None) -> dict[str, Any]:
+    captures = scan.captures
+    records = store.land_documents(captures, batch_size=batch_size,
+                                   progress=progress) if captures else []
+    return {"documents_landed": sum(not r.duplicate for r in records),
+            "documents_skipped": sum(r.duplicate for r in records),
+            "facts_written": 0, "conflicts_raised": 0}
 
 
 def _backfill(store: Any, scan: Scan, observed: datetime,

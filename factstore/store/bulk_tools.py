@@ -51,7 +51,7 @@ class BulkTools:
         check_count("batch_size", batch_size, 1, 10_000)
         if progress is not None and not callable(progress):
             raise InvalidInput(f"progress must be a callable(done, total), got {show(progress)}")
-        items = _captures(captures)
+        items = captures_of(captures)
         prepared = []
         for index, (text, fields) in enumerate(items):
             try:
@@ -109,7 +109,7 @@ class BulkTools:
         return out
 
 
-def _captures(captures: object) -> list[tuple[object, dict[str, Any]]]:
+def captures_of(captures: object) -> list[tuple[object, dict[str, Any]]]:
     """(text, fields) per capture, or InvalidInput naming the first malformed one."""
     if isinstance(captures, str | bytes | Mapping) or not isinstance(captures, Iterable):
         raise InvalidInput(f"remember_many takes a list of captures (texts or mappings with "

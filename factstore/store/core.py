@@ -75,6 +75,7 @@ from factstore.store import retry, server
 from factstore.store import tags as tag_sql
 from factstore.store.bulk_tools import BulkTools
 from factstore.store.diagnostic_tools import DiagnosticTools
+from factstore.store.extraction_tools import ExtractionTools
 from factstore.store.migrations import apply_migrations
 from factstore.store.review_tools import ReviewTools
 from factstore.store.rows import fetch_fact, fetch_facts
@@ -96,7 +97,7 @@ IMPORT_CHUNK = 1000
 MAX_IMPORT_CHUNK = 1_000_000
 
 
-class Store(TimelineTools, BulkTools, DiagnosticTools, ReviewTools):
+class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTools):
     """A fact store on Postgres + pgvector. Open with ``Store.open()``; close when done."""
 
     def __init__(self, pool: ConnectionPool, dsn: str, embedder: Embedder, extractor: Extractor,
@@ -256,9 +257,10 @@ class Store(TimelineTools, BulkTools, DiagnosticTools, ReviewTools):
 
     def _capture_of(self, text: str, *, source_type: str = "utterance",
                     source_ref: str | None = None, said_at: datetime | str | None = None,
-                    captured_by: str | None = None, captured_at: datetime | str | None = None
-                    ) -> tuple[remember_sql.Capture, Any]:
-        """A capture checked, redacted and extracted: everything before its embedding."""
+                    captured_by: str | None = None, captured_at: datetime | str | None = None,
+                    extract: bool = True) -> tuple[remember_sql.Capture, Any]:
+        """A capture checked, redacted and (unless ``extract`` is False: then None)
+        extracted: everything before its embedding."""
         checked = check_capture(text, source_type=source_type, source_ref=source_ref,
                                 said_at=said_at, captured_by=captured_by,
                                 captured_at=captured_at)
@@ -270,7 +272,8 @@ class Store(TimelineTools, BulkTools, DiagnosticTools, ReviewTools):
         captured_by, by_secrets = redact_text(captured_by, MAX_REF)
         secrets = tuple(sorted({*secrets, *ref_secrets, *by_secrets}))
         context = ExtractionContext(kind_of_source, source_ref, said, captured_by)
-        prepared = prepare_capture(text, context, self.extractor, self.settings)
+        prepared = (prepare_capture(text, context, self.extractor, self.settings)
+                    if extract else None)
         capture = remember_sql.Capture(text, kind_of_source, source_ref, said, captured_by,
                                        captured, scribe=getattr(self.extractor, "name", None),
                                        redacted=secrets)

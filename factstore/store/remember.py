@@ -7,6 +7,7 @@ near-duplicate.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -75,6 +76,9 @@ def write_capture(cur: Any, capture: Capture, prepared: PreparedCapture,
     routed = ("index-page" if prepared.gate.is_index_page
               else "facts" if prepared.facts else "documents-only")
     document = _land_document(cur, capture, routed, doc_vector, prepared)
+    if document.routed == "unextracted":  # landed by land_documents: extracted now
+        cur.execute("UPDATE documents SET routed = %s WHERE id = %s", (routed, document.id))
+        document = dataclasses.replace(document, routed=routed)
     outcomes: list[FactOutcome] = []
     interrupts: list[Interrupt] = []
     roots: dict[str, CandidateRoot] = {}
@@ -132,6 +136,36 @@ def _land_document(cur: Any, capture: Capture, routed: str, vector: np.ndarray,
          _safe_meta(meta)))
     row = cur.fetchone()
     return DocumentRecord(row["id"], lineage, row["version"], digest, False, routed)
+
+
+def land_unextracted(cur: Any, capture: Capture, vector: np.ndarray) -> DocumentRecord:
+    """The document alone, routed 'unextracted' (or the one already stored for this lineage
+    and content, whatever it was routed)."""
+    digest = content_hash(capture.text)
+    lineage = lineage_of(capture.source_type, capture.source_ref, digest)
+    locks.lock_lineages(cur, [lineage])
+    cur.execute("SELECT id, version, routed FROM documents WHERE lineage = %s AND "
+                "content_hash = %s", (lineage, digest))
+    row = cur.fetchone()
+    if row is not None:
+        return DocumentRecord(row["id"], lineage, row["version"], digest, True, row["routed"])
+    meta = {"redactions": list(capture.redacted)} if capture.redacted else {}
+    cur.execute(
+        "INSERT INTO documents (content, content_hash, source_type, source_ref, lineage, version, "
+        "said_at, captured_by, captured_at, routed, embedding, meta) VALUES (%s, %s, %s, %s, %s, "
+        "(SELECT COALESCE(max(version), 0) + 1 FROM documents WHERE lineage = %s), %s, %s, %s, "
+        "'unextracted', %s, %s) RETURNING id, version",
+        (capture.text, digest, capture.source_type, capture.source_ref, lineage, lineage,
+         capture.said_at, capture.captured_by, capture.captured_at, vector, _safe_meta(meta)))
+    row = cur.fetchone()
+    return DocumentRecord(row["id"], lineage, row["version"], digest, False, "unextracted")
+
+
+def unextracted_documents(cur: Any, limit: int) -> list[dict[str, Any]]:
+    """The oldest documents waiting for extraction, as their captures' fields."""
+    cur.execute("SELECT id, content, source_type, source_ref, said_at, captured_by, captured_at "
+                "FROM documents WHERE routed = 'unextracted' ORDER BY id LIMIT %s", (limit,))
+    return cur.fetchall()
 
 
 def _lock_kinds(cur: Any, kinds: set[Kind]) -> None:
@@ -394,6 +428,7 @@ def _insert(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str],
         "evidence_source_ref": capture.source_ref, "evidence_captured_by": capture.captured_by or capture.scribe,
         "document_id": document.id, "t_said": capture.said_at, "t_captured": at,
         "t_last_verified": at, "embedding": vector, "meta": _safe_meta(meta),
+        "extracted_by": capture.scribe,
         "superseded_by": superseded_by, "subject_key": fact.subject_key,
         "subject_source": fact.subject_source,
         "t_superseded": at if superseded_by is not None else None,
