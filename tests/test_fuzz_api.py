@@ -121,6 +121,13 @@ CALLS = {
         "as_of": ANY, "known_at": ANY, "user": ANY, "limit": ANY})),
     "brief": st.tuples(st.tuples(ANY), st.fixed_dictionaries({}, optional={"as_of": ANY,
                                                                             "user": ANY})),
+    "land_documents": st.tuples(st.tuples(st.one_of(ANY, st.lists(st.one_of(ANY, st.builds(
+        lambda v: {"text": "Sam moved to Lisbon.", "source_ref": v}, ANY)), max_size=3))),
+        st.fixed_dictionaries({}, optional={"batch_size": ANY, "progress": ANY})),
+    "extract_documents": st.tuples(st.just(()), st.fixed_dictionaries({}, optional={
+        "limit": ANY, "batch_size": ANY, "progress": ANY})),
+    "density_report": st.tuples(st.just(()), st.fixed_dictionaries({}, optional={
+        "threshold": ANY, "limit": ANY})),
     "density_probe": st.tuples(st.tuples(ANY, ANY), st.fixed_dictionaries({}, optional={
         "k": ANY, "exact": ANY, "ef_search": ANY})),
     "explain_recall": st.tuples(st.tuples(ANY), st.just({})),

@@ -35,6 +35,7 @@ T0 = datetime(2026, 1, 1, tzinfo=UTC)
     ("In production, the API rate limit is 40 requests per minute.",
      "the API rate limit (in production)"),
     ("Priya is the engineering manager.", "Priya"),
+    ("Noor'll own the billing service.", "Noor"),
 ])
 def test_subject_of_reads_the_noun_phrase_before_the_predicate(statement, subject):
     assert subject_of(statement) == subject
@@ -44,6 +45,9 @@ def test_subject_of_reads_the_noun_phrase_before_the_predicate(statement, subjec
     "It is raining.", "Nobody is playing a guitar.", "Always write a failing test first.",
     "Is sample-svc green?", "This is fine.", "", "   ", "green",
     "A very long noun phrase with far too many words before any verb is here.",
+    # a contraction carries its verb: the subject is the pronoun, which names no one
+    "I'm not a fan of Kafka for the scheduler use case.", "We've moved to Kafka.",
+    "They'd rather use Postgres.", "You're on call this week.",
 ])
 def test_statements_without_a_keyable_subject_have_none(statement):
     assert subject_key(subject_of(statement)) is None

@@ -50,7 +50,8 @@ def same_subject_hits(cur: Any, kind: Kind, subject: str, vector: np.ndarray, ta
                       settings: Settings, floor: float) -> list[NearHit]:
     """Live facts of this kind about the same subject, nearest first, at or above ``floor``.
 
-    An exact scan of the subject's rows (the btree on kind and subject key), so a fact about
+    An exact scan of the subject's rows (the btree on kind and subject key, never the HNSW
+    index: see the ORDER BY), so a fact about
     the same subject is found even when the kind-wide HNSW neighbourhood is crowded by
     other subjects' near-identical facts ("svc-6 is red" beside "svc-7 is red").
     """
@@ -60,7 +61,12 @@ def same_subject_hits(cur: Any, kind: Kind, subject: str, vector: np.ndarray, ta
         "1 - (embedding <=> %(v)s) AS similarity FROM facts "
         "WHERE kind = %(kind)s AND subject_key = %(s)s AND verdict IN ('active', 'contested') "
         f"AND embedding IS NOT NULL AND attribute IS NULL {tag_filter} "
-        "ORDER BY embedding <=> %(v)s LIMIT %(k)s",
+        # Ordered by the similarity, not by `embedding <=> v`: an ordering the HNSW index
+        # cannot serve, so the planner reads the subject's rows off the btree and the scan
+        # stays exact. Served by a kind's HNSW index with the subject as a filter (the
+        # planner chose that for large subjects at 1M facts), the iterative scan walks the
+        # graph and stops at hnsw.max_scan_tuples: slow, and it can miss the subject's rows.
+        "ORDER BY similarity DESC LIMIT %(k)s",
         {"v": vector, "kind": kind.value, "s": subject, "tags": tags, "k": settings.density_k})
     hits = [_near_hit(r) for r in cur.fetchall()]
     return [h for h in hits if h.similarity >= floor]

@@ -88,6 +88,9 @@ _QUALIFIER = re.compile(
     r"^(?P<prep>in|on|for|at|within|inside|across|under)\s+(?P<what>[^,]{1,40}),\s+",
     re.IGNORECASE)
 _TOKEN = re.compile(r"\S+")
+# A word that carries its verb: "I'm", "you're", "we've", "they'd", "it'll" ('s is left
+# alone: "Noor's laptop" is a possessive as often as "Noor's late" is a verb).
+_CONTRACTED_VERB = re.compile(r"(.+?)'(?:m|re|ve|d|ll)")
 _EDGE_PUNCT = "\"'“”‘’()[]{},;:!?."
 _MAX_WORDS = 6
 
@@ -116,6 +119,12 @@ def subject_of(statement: str) -> str | None:
     for index, word in enumerate(words):
         low = _fold(word)
         if not low:
+            break
+        contracted = _CONTRACTED_VERB.fullmatch(low)
+        if contracted:
+            # "I'm", "we've", "Noor'll": the verb is inside the word, so the subject ends at
+            # its stem ("I'm not a fan of X" is about the speaker: no key, as "I" has none).
+            subject.append(word[:len(contracted.group(1))])
             break
         if subject and _opens_predicate(low, subject):
             break
