@@ -136,3 +136,16 @@ def test_an_unknown_zone_or_source_type_is_refused():
         ColumnMap(timezone="Mars/Olympus")
     with pytest.raises(InvalidInput, match="source_type"):
         ColumnMap(source_type="fax")
+
+
+def test_a_dataset_folder_is_told_by_its_json_not_by_its_readme(tmp_path, archives):
+    folder, _ = archives
+    shipped = tmp_path / "locomo"
+    shipped.mkdir()
+    (shipped / "README.md").write_text("# LoCoMo\n\nConversations.\n")
+    (shipped / "LICENSE.txt").write_text("CC BY-NC 4.0\n")
+    (shipped / "conv.json").write_text((folder / "dialogue.json").read_text())
+    assert detect_format(shipped) == "locomo"
+    assert read_archive(shipped, ColumnMap()).captures
+    (shipped / "notes.md").write_text("Ana owns billing.\n")
+    assert detect_format(shipped) == "text-folder"  # a real document among them

@@ -253,3 +253,24 @@ def test_documents_landed_without_extraction_are_extracted_by_the_batch_asset(ar
     with resources["factstore"].store() as store:
         assert {f.extracted_by for f in store.facts_by_verdict(limit=1000)} == {"rules/v1"}
     assert extract()["documents_extracted"] == 0
+
+
+def test_a_threshold_sweep_is_one_launch_with_one_run_per_value(resources, tmp_path):
+    from pipelines.evals import threshold_sweep
+
+    dataset = str(_small_datasets(tmp_path)["conflict-precision"])
+    result = threshold_sweep.execute_in_process(
+        resources={"factstore": resources["factstore"]},
+        run_config={"ops": {"sweep_eval": {"config": {
+            "eval": "conflict-precision", "setting": "density_threshold",
+            "values": [0.3, 0.8], "dataset": dataset}}}})
+    rows = result.output_for_node("sweep_eval")
+    assert [r["density_threshold"] for r in rows] == [0.3, 0.8]
+    assert len({r["run_id"] for r in rows}) == 2
+    # the same regression the gate catches shows in the sweep: a lower threshold, less precise
+    assert rows[0]["precision"] < rows[1]["precision"]
+    with pytest.raises(Exception, match="no eval named"):
+        threshold_sweep.execute_in_process(
+            resources={"factstore": resources["factstore"]},
+            run_config={"ops": {"sweep_eval": {"config": {
+                "eval": "nope", "setting": "density_threshold", "values": [0.8]}}}})

@@ -15,6 +15,7 @@ store: no database.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -29,6 +30,7 @@ from factstore.migration.mapping import ColumnMap, zone_of
 FORMATS = ("jsonl", "csv", "parquet", "text-folder", "locomo", "qmsum", "timeline-v1")
 TEXT_SUFFIXES = (".md", ".markdown", ".txt")
 _TIMELINE_KEYS = {"subject", "attribute", "value"}
+_LEGAL = re.compile(r"^(readme|licen[cs]e|copying|notice)(\.|$)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -72,10 +74,16 @@ def detect_format(path: Path) -> str:
     """The archive format a path implies (its suffix, then a look at its first record)."""
     if path.is_dir():
         files = [p for p in path.rglob("*") if p.is_file() and not p.name.startswith(".")]
+        jsons = [p for p in files if p.suffix.lower() == ".json"]
+        texts = [p for p in files if p.suffix.lower() in TEXT_SUFFIXES
+                 and not _LEGAL.match(p.name)]
+        # A dataset folder ships a README and a licence beside its JSON: those are not
+        # the archive.
+        if jsons and not texts:
+            return "locomo" if len(jsons) == 1 and detect_format(jsons[0]) == "locomo" \
+                else "qmsum"
         if any(p.suffix.lower() in TEXT_SUFFIXES for p in files):
             return "text-folder"
-        if files and all(p.suffix.lower() == ".json" for p in files):
-            return "qmsum"
         raise InvalidInput(f"{path}: a folder archive holds Markdown or text files (one "
                            "document each) or QMSum meeting JSON; this one holds neither")
     suffix = path.suffix.lower()

@@ -7,7 +7,8 @@ rewrites them as full-page images after each checkpoint (about 20 ms a fact meas
 The embedded server is factstore's own, so it starts with buffers sized to the machine and
 checkpoints spaced further apart. Durability is untouched: ``fsync`` and
 ``synchronous_commit`` keep their defaults. A server reached by DSN keeps its own
-configuration; ``docs/reliability.md`` lists what to set there.
+configuration; ``docs/reliability.md`` ("The server's configuration") lists what to
+set there.
 
 The values live in ``pgdata/factstore.conf``, included from ``postgresql.conf``; Postgres
 reads them at start, so a change (a new factstore version, more memory) applies at the
