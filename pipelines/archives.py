@@ -15,6 +15,7 @@ from pathlib import Path
 
 from dagster import (
     AssetExecutionContext,
+    Config,
     ConfigurableResource,
     DynamicPartitionsDefinition,
     MaterializeResult,
@@ -112,21 +113,28 @@ def migrated_archive(context: AssetExecutionContext, factstore: FactStoreResourc
     return MaterializeResult(metadata=report_metadata(report))
 
 
+class ExtractionConfig(Config):
+    regenerate: bool = Field(default=False, description="also read every document this "
+                             "extractor has not read yet: a new generation of facts beside "
+                             "the first, never new support")
+
+
 @asset(group_name="migration", deps=[migrated_archive],
        description="Documents that landed without extraction, extracted through the write "
                    "path; each fact records the extractor (name and version) that wrote it.")
-def extracted_documents(context: AssetExecutionContext,
+def extracted_documents(context: AssetExecutionContext, config: ExtractionConfig,
                         factstore: FactStoreResource) -> MaterializeResult:
     started = time.perf_counter()
     with factstore.store() as store:
-        results = store.extract_documents(limit=1_000_000)
+        results = store.extract_documents(limit=1_000_000, regenerate=config.regenerate)
         extractor = store.extractor.name
     new = [o for r in results for o in r.outcomes if o.outcome not in ("unchanged", "recaptured")]
     dropped = Counter(f"{d.stage}: {d.reason}" for r in results for d in r.dropped)
     seconds = time.perf_counter() - started
     context.log.info(f"extracted {len(results)} document(s) with {extractor}")
     return MaterializeResult(metadata={
-        "extractor": extractor, "documents_extracted": len(results),
+        "extractor": extractor, "regenerate": config.regenerate,
+        "documents_extracted": len(results),
         "facts_written": len(new),
         "conflicts_raised": len({o.conflict_id for o in new if o.conflict_id is not None}),
         "facts_dropped": sum(dropped.values()),

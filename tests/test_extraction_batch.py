@@ -12,6 +12,21 @@ from factstore import Store
 from factstore.errors import InvalidInput
 from factstore.extractors.rules import RuleExtractor
 from factstore.store import server
+from tests.helpers import fact
+
+
+class SecondModel:
+    """Another extractor generation: the rule scribe's facts plus one more per text."""
+
+    name = "rules/v2-test"
+
+    def __init__(self) -> None:
+        self.inner = RuleExtractor()
+
+    def extract(self, text, context):
+        first = text.split(".")[0]
+        return self.inner.extract(text, context) + [
+            fact(f"Somebody noted that {first}.", "RESIDUAL", quote=first)]
 
 
 @pytest.fixture()
@@ -20,13 +35,14 @@ def fresh(admin_dsn, database, embedder):
     made = []
 
     @contextmanager
-    def _open(tag: str):
+    def _open(tag: str, extractor=None):
         name = f"{database[:50]}_{tag}"
-        server.drop_database(admin_dsn, name)
-        made.append(name)
-        server.ensure_database(admin_dsn, name)
+        if name not in made:
+            server.drop_database(admin_dsn, name)
+            made.append(name)
+            server.ensure_database(admin_dsn, name)
         store = Store.open(server.with_database(admin_dsn, name), embedder=embedder,
-                           extractor=RuleExtractor())
+                           extractor=extractor or RuleExtractor())
         try:
             yield store
         finally:
@@ -128,3 +144,22 @@ def test_bad_calls_are_refused_and_write_nothing(store, call, words):
     with pytest.raises(InvalidInput, match=words):
         call(store)
     assert store.row_counts() == before
+
+
+def test_regenerating_with_another_extractor_adds_a_generation_and_never_support(fresh):
+    stream = _stream(24, seed=5)
+    with fresh("gen") as store:
+        store.remember_many(stream)
+        support = {f.id: f.support_count for f in store.facts_by_verdict(limit=10_000)}
+        assert store.extract_documents(regenerate=True) == []  # this extractor read them all
+    with fresh("gen", SecondModel()) as store:
+        results = store.extract_documents(regenerate=True)
+        assert len(results) == 24
+        first = [o for r in results for o in r.outcomes if o.fact.extracted_by == "rules/v1"]
+        assert first and all(o.outcome == "unchanged" for o in first)
+        facts = {f.id: f for f in store.facts_by_verdict(limit=10_000)}
+        for fact_id, count in support.items():
+            assert facts[fact_id].support_count == count, "a re-extraction added support"
+        second = [f for f in facts.values() if f.extracted_by == "rules/v2-test"]
+        assert second and all(f.kind.value == "RESIDUAL" for f in second)
+        assert store.extract_documents(regenerate=True) == []  # resumable: nothing left

@@ -125,7 +125,7 @@ CALLS = {
         lambda v: {"text": "Sam moved to Lisbon.", "source_ref": v}, ANY)), max_size=3))),
         st.fixed_dictionaries({}, optional={"batch_size": ANY, "progress": ANY})),
     "extract_documents": st.tuples(st.just(()), st.fixed_dictionaries({}, optional={
-        "limit": ANY, "batch_size": ANY, "progress": ANY})),
+        "limit": ANY, "batch_size": ANY, "regenerate": ANY, "progress": ANY})),
     "density_report": st.tuples(st.just(()), st.fixed_dictionaries({}, optional={
         "threshold": ANY, "limit": ANY})),
     "density_probe": st.tuples(st.tuples(ANY, ANY), st.fixed_dictionaries({}, optional={

@@ -274,3 +274,22 @@ def test_a_threshold_sweep_is_one_launch_with_one_run_per_value(resources, tmp_p
             resources={"factstore": resources["factstore"]},
             run_config={"ops": {"sweep_eval": {"config": {
                 "eval": "nope", "setting": "density_threshold", "values": [0.8]}}}})
+
+
+def test_a_regeneration_run_reads_again_with_the_configured_extractor(archives, resources):
+    from pipelines.archives import extracted_documents
+
+    folder, _ = archives
+    instance = DagsterInstance.ephemeral()
+    _migrate(["chat.jsonl"], resources, instance)  # extracted by rules/v1 on the way in
+
+    def extract(regenerate: bool) -> dict:
+        result = materialize([extracted_documents], resources=resources, instance=instance,
+                             run_config={"ops": {"extracted_documents": {
+                                 "config": {"regenerate": regenerate}}}})
+        (event,) = result.asset_materializations_for_node("extracted_documents")
+        return {k: v.value for k, v in event.metadata.items()}
+
+    assert extract(False)["documents_extracted"] == 0
+    # the same extractor has read every document already: nothing to regenerate
+    assert extract(True)["documents_extracted"] == 0

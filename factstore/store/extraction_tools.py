@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from factstore.errors import InvalidInput
-from factstore.inputs import check_count, show
+from factstore.inputs import check_count, check_flag, show
 from factstore.results import DocumentRecord, RememberResult
 from factstore.store import remember as remember_sql
 from factstore.store import retry
@@ -64,19 +64,29 @@ class ExtractionTools:
             return remember_sql.land_unextracted(cur, capture, vector)
 
     def extract_documents(self, *, limit: int = 10_000, batch_size: int = 64,
+                          regenerate: bool = False,
                           progress: Callable[[int, int], None] | None = None
                           ) -> list[RememberResult]:
         """Extract up to ``limit`` of the oldest unextracted documents through the write
         path, in document order; one RememberResult each (empty when none is waiting).
 
+        With ``regenerate``, also every document this store's extractor has not read yet
+        (say, after switching to another model): its facts are a new generation beside the
+        first, each recording its extractor; a fact the document already testifies to (the
+        same kind and quote) is left ``unchanged``, so a re-extraction never adds support.
         Each document is written in a transaction of its own, so a run stopped part way
         is resumed by running it again (what was extracted is no longer waiting).
         """
         check_count("limit", limit, 1, 1_000_000)
         check_count("batch_size", batch_size, 1, 10_000)
+        check_flag("regenerate", regenerate)
         _check_progress(progress)
+        name = getattr(self.extractor, "name", None)  # type: ignore[attr-defined]
+        if regenerate and not name:
+            raise InvalidInput("regenerate needs an extractor with a name (and version), to "
+                               "know which documents it has read")
         with self._tx() as cur:  # type: ignore[attr-defined]
-            rows = remember_sql.unextracted_documents(cur, limit)
+            rows = remember_sql.unextracted_documents(cur, limit, name if regenerate else None)
         results: list[RememberResult] = []
         for start in range(0, len(rows), batch_size):
             batch = [self._capture_of(  # type: ignore[attr-defined]

@@ -76,9 +76,14 @@ def write_capture(cur: Any, capture: Capture, prepared: PreparedCapture,
     routed = ("index-page" if prepared.gate.is_index_page
               else "facts" if prepared.facts else "documents-only")
     document = _land_document(cur, capture, routed, doc_vector, prepared)
-    if document.routed == "unextracted":  # landed by land_documents: extracted now
+    if document.routed == "unextracted" or (document.routed == "documents-only"
+                                             and routed == "facts"):
+        # landed by land_documents, or read again by an extractor that finds facts in it
         cur.execute("UPDATE documents SET routed = %s WHERE id = %s", (routed, document.id))
         document = dataclasses.replace(document, routed=routed)
+    if capture.scribe is not None:
+        cur.execute("INSERT INTO document_extractions (document_id, extractor) VALUES (%s, %s) "
+                    "ON CONFLICT DO NOTHING", (document.id, capture.scribe))
     outcomes: list[FactOutcome] = []
     interrupts: list[Interrupt] = []
     roots: dict[str, CandidateRoot] = {}
@@ -161,10 +166,19 @@ def land_unextracted(cur: Any, capture: Capture, vector: np.ndarray) -> Document
     return DocumentRecord(row["id"], lineage, row["version"], digest, False, "unextracted")
 
 
-def unextracted_documents(cur: Any, limit: int) -> list[dict[str, Any]]:
-    """The oldest documents waiting for extraction, as their captures' fields."""
+def unextracted_documents(cur: Any, limit: int, regenerate_for: str | None = None
+                          ) -> list[dict[str, Any]]:
+    """The oldest documents waiting for extraction, as their captures' fields; with
+    ``regenerate_for``, also every document that extractor has not read (index pages
+    excepted: the gate keeps them out of the fact layer whoever reads them)."""
+    where = "routed = 'unextracted'"
+    params: tuple[object, ...] = (limit,)
+    if regenerate_for is not None:
+        where = ("routed <> 'index-page' AND NOT EXISTS (SELECT 1 FROM document_extractions x "
+                 "WHERE x.document_id = documents.id AND x.extractor = %s)")
+        params = (regenerate_for, limit)
     cur.execute("SELECT id, content, source_type, source_ref, said_at, captured_by, captured_at "
-                "FROM documents WHERE routed = 'unextracted' ORDER BY id LIMIT %s", (limit,))
+                f"FROM documents WHERE {where} ORDER BY id LIMIT %s", params)
     return cur.fetchall()
 
 
