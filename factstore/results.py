@@ -203,6 +203,11 @@ class RecallResult:
     #: the lines of the timelines the query is about, read as of the time it names
     timelines: tuple[str, ...] = ()
 
+    def _repr_html_(self) -> str:
+        from factstore.html import recall_html
+
+        return recall_html(self)
+
 
 @dataclass(frozen=True)
 class Conflict:
@@ -224,6 +229,11 @@ class Conflict:
     differences: tuple[str, ...] = ()
     #: the newer fact whose supersession closed it (partner-superseded, both-superseded)
     settled_by: int | None = None
+
+    def _repr_html_(self) -> str:
+        from factstore.html import conflict_html
+
+        return conflict_html(self)
 
 
 @dataclass(frozen=True)
@@ -283,6 +293,11 @@ class OpenQuestion:
     evidence: tuple[QuestionEvidence, ...]
     created_at: datetime
     updated_at: datetime
+
+    def _repr_html_(self) -> str:
+        from factstore.html import question_html
+
+        return question_html(self)
 
 
 @dataclass(frozen=True)

@@ -166,6 +166,11 @@ class TimelineAnswer:
 
         return to_polars(self)
 
+    def _repr_html_(self) -> str:
+        from factstore.html import timeline_html
+
+        return timeline_html(self)
+
     def markdown(self, *, show_stale: bool = False, freshness_days: int = 90) -> str:
         """The Markdown Facts section(s); the Current table shows facts confirmed within
         ``freshness_days`` of the viewed date unless ``show_stale``."""

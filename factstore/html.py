@@ -1,0 +1,106 @@
+"""HTML tables for the result types a notebook shows (their ``_repr_html_``).
+
+Pure functions over the frozen results: no store, no Jupyter import. Every text from the
+store is escaped. The plain ``repr`` of each result is untouched, so a terminal shows the
+dataclass as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from html import escape
+from typing import Any
+
+_STYLE = ("<style>.fs-t{border-collapse:collapse;font-size:13px}.fs-t th,.fs-t td{border:"
+          "1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}.fs-t th{"
+          "background:#f6f6f6}.fs-t caption{text-align:left;font-weight:600;padding:4px 0}"
+          "</style>")
+
+
+def table(caption: str, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    """One escaped HTML table; cells are shown as text (None as an em dash)."""
+    head = "".join(f"<th>{escape(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{_cell(v)}</td>" for v in row) + "</tr>"
+                   for row in rows)
+    return (f'{_STYLE}<table class="fs-t"><caption>{escape(caption)}</caption>'
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, datetime):
+        return escape(value.isoformat(timespec="seconds"))
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return escape(str(value))
+
+
+def recall_html(result: Any) -> str:
+    """RecallResult: each item with its label, similarity and what it is."""
+    rows = [(i + 1, item.label.code, item.label.text, item.similarity,
+             item.fact.kind.value if item.fact else "document", item.text,
+             item.fact.id if item.fact else item.document.id,
+             ", ".join(f"#{p}" for p in item.partner_ids) or None)
+            for i, item in enumerate(result.items)]
+    html = table(f"recall {result.query!r}: answered by the {result.layer} layer",
+                 ("#", "label", "what the label means", "cosine", "kind", "text", "id",
+                  "contested with"), rows)
+    if result.timelines:
+        html += table("timelines", ("line",), [(line,) for line in result.timelines])
+    return html
+
+
+def conflict_html(conflict: Any) -> str:
+    """Conflict: the two sides head to head, and the exact call that resolves it."""
+    a, b = conflict.fact_a, conflict.fact_b
+    rows = [(side, f.id, f.kind.value, f.verdict.value, f.statement, f.evidence_quote,
+             f.evidence_source_ref, f.t_said or f.t_captured) for side, f in (("a", a), ("b", b))]
+    html = table(f"conflict #{conflict.id} ({conflict.lane}, {conflict.status}"
+                 + (f", cosine {conflict.similarity:.3f}" if conflict.similarity else "")
+                 + (f", differs in {', '.join(conflict.differences)}"
+                    if conflict.differences else "") + ")",
+                 ("side", "fact", "kind", "verdict", "statement", "quote", "source", "when"),
+                 rows)
+    if conflict.status == "open":
+        calls = (f"store.resolve_conflict({conflict.id}, winner_id={a.id}, reasoning='...')",
+                 f"store.resolve_conflict({conflict.id}, winner_id={b.id}, reasoning='...')",
+                 f"store.resolve_both_stand({conflict.id}, reasoning='...')")
+        html += "<pre>" + escape("\n".join(calls)) + "</pre>"
+    else:
+        html += f"<p>{escape(conflict.resolution or 'resolved')}: " \
+                f"{escape(conflict.reasoning or '')}</p>"
+    return html
+
+
+def question_html(question: Any) -> str:
+    """OpenQuestion: the entry, what the discipline recommends, and its evidence."""
+    html = table(f"open question #{question.id}: {question.title}",
+                 ("status", "risk", "cost", "recommendation", "body"),
+                 [(question.status, question.risk, question.cost, question.recommendation,
+                   question.body)])
+    if question.evidence:
+        html += table("evidence", ("recorded", "by", "note"),
+                      [(e.recorded_at, e.recorded_by, e.note) for e in question.evidence])
+    return html
+
+
+def timeline_html(answer: Any) -> str:
+    """TimelineAnswer: per key its line, then every fact with both time axes."""
+    known = f", as the store believed at {answer.known_at.isoformat()}" if answer.known_at \
+        else ""
+    parts = [f"<p><b>as of {escape(answer.as_of)}</b>{escape(known)}: "
+             f"{len(answer.keys)} timeline(s)</p>"]
+    for key in answer.keys:
+        current = {f.id for f in key.current}
+        rows = [("now" if f.id in current else "", f.id, f.value + (f" {f.unit}" if f.unit else ""),
+                 f.valid_from, f.effective_valid_to or f.valid_to,
+                 "retracted" if f.retracted else f.status, f.observed_at, f.recorded_at, f.source)
+                for f in key.history]
+        caption = f"{key.subject} · {key.attribute} ({key.cardinality})" + (
+            f" — {key.omitted} older fact(s) not read" if key.omitted else "")
+        parts.append(table(caption, ("", "fact", "value", "valid from", "valid to", "status",
+                                     "observed", "recorded", "source"), rows))
+        parts.append(f"<p><code>{escape(key.line)}</code></p>")
+    return "".join(parts)
