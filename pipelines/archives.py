@@ -10,7 +10,6 @@ materializing the partition again.
 
 import os
 import time
-from collections import Counter
 from pathlib import Path
 
 from dagster import (
@@ -30,6 +29,7 @@ from dagster import (
 from pydantic import Field
 
 from factstore.migration import ColumnMap, MigrationReport, discover_archives, migrate_archive
+from factstore.migration.run import summarise
 from pipelines.resources import FactStoreResource
 
 archives_partitions = DynamicPartitionsDefinition(name="archives")
@@ -128,17 +128,16 @@ def extracted_documents(context: AssetExecutionContext, config: ExtractionConfig
     with factstore.store() as store:
         results = store.extract_documents(limit=1_000_000, regenerate=config.regenerate)
         extractor = store.extractor.name
-    new = [o for r in results for o in r.outcomes if o.outcome not in ("unchanged", "recaptured")]
-    dropped = Counter(f"{d.stage}: {d.reason}" for r in results for d in r.dropped)
+    summary = summarise(results, extracted=True)
     seconds = time.perf_counter() - started
     context.log.info(f"extracted {len(results)} document(s) with {extractor}")
     return MaterializeResult(metadata={
         "extractor": extractor, "regenerate": config.regenerate,
         "documents_extracted": len(results),
-        "facts_written": len(new),
-        "conflicts_raised": len({o.conflict_id for o in new if o.conflict_id is not None}),
-        "facts_dropped": sum(dropped.values()),
-        "dropped_by_reason": MetadataValue.json(dict(sorted(dropped.items()))),
+        "facts_written": summary["facts_written"],
+        "conflicts_raised": summary["conflicts_raised"],
+        "facts_dropped": sum(summary["dropped"].values()),
+        "dropped_by_reason": MetadataValue.json(summary["dropped"]),
         "documents_per_second": MetadataValue.float(round(len(results) / seconds, 1))})
 
 

@@ -23,6 +23,7 @@ from factstore.migration import (
     migrate_archive,
     parse_map,
 )
+from factstore.migration.run import summarise
 
 
 @app.command()
@@ -104,8 +105,8 @@ def extract(
     store = _store(ctx)
     with progress_bar(ctx, 0, "extracting") as advance:
         results = store.extract_documents(limit=limit, progress=advance)
-    new = [o for r in results for o in r.outcomes if o.outcome not in ("unchanged", "recaptured")]
-    _emit(ctx, {"documents_extracted": len(results), "facts_written": len(new),
+    written = summarise(results, extracted=True)["facts_written"]
+    _emit(ctx, {"documents_extracted": len(results), "facts_written": written,
                 "extractor": store.extractor.name},
           lambda c: c.print(f"extracted {len(results)} document(s) with "
-                            f"{escape(store.extractor.name)}: {len(new)} new fact(s)"))
+                            f"{escape(store.extractor.name)}: {written} new fact(s)"))

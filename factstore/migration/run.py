@@ -101,11 +101,13 @@ def _remember(store: Any, scan: Scan, batch_size: int,
     return summarise(results)
 
 
-def summarise(results: list[Any]) -> dict[str, Any]:
+def summarise(results: list[Any], *, extracted: bool = False) -> dict[str, Any]:
     """Documents landed and skipped, new facts, conflicts raised and facts dropped (by
-    reason) of a list of RememberResults."""
+    reason) of a list of RememberResults. A re-run capture's drops were counted when it
+    landed; with ``extracted`` (``Store.extract_documents``, whose documents all existed
+    before) every result's drops count."""
     dropped = Counter(f"{d.stage}: {d.reason}" for r in results for d in r.dropped
-                      if not r.document.duplicate)
+                      if extracted or not r.document.duplicate)
     new = [o for r in results for o in r.outcomes if o.outcome not in _NOT_NEW]
     return {"documents_landed": sum(not r.document.duplicate for r in results),
             "documents_skipped": sum(r.document.duplicate for r in results),

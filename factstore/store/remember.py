@@ -113,7 +113,9 @@ def write_capture(cur: Any, capture: Capture, prepared: PreparedCapture,
 
 
 def _land_document(cur: Any, capture: Capture, routed: str, vector: np.ndarray,
-                   prepared: PreparedCapture) -> DocumentRecord:
+                   prepared: PreparedCapture | None) -> DocumentRecord:
+    """The capture's document: the one already stored for its lineage and content, else a
+    new version of its lineage, routed ``routed``."""
     digest = content_hash(capture.text)
     lineage = lineage_of(capture.source_type, capture.source_ref, digest)
     # Serialise versioning of one lineage across writers (and wait out a bulk import that
@@ -127,9 +129,9 @@ def _land_document(cur: Any, capture: Capture, routed: str, vector: np.ndarray,
     meta: dict[str, object] = {}
     if capture.redacted:
         meta["redactions"] = list(capture.redacted)
-    if prepared.gate.is_index_page:
+    if prepared is not None and prepared.gate.is_index_page:
         meta["gate"] = {"links": prepared.gate.links, "link_share": prepared.gate.link_share}
-    if prepared.dropped:
+    if prepared is not None and prepared.dropped:
         meta["dropped_facts"] = len(prepared.dropped)
     cur.execute(
         "INSERT INTO documents (content, content_hash, source_type, source_ref, lineage, version, "
@@ -146,24 +148,7 @@ def _land_document(cur: Any, capture: Capture, routed: str, vector: np.ndarray,
 def land_unextracted(cur: Any, capture: Capture, vector: np.ndarray) -> DocumentRecord:
     """The document alone, routed 'unextracted' (or the one already stored for this lineage
     and content, whatever it was routed)."""
-    digest = content_hash(capture.text)
-    lineage = lineage_of(capture.source_type, capture.source_ref, digest)
-    locks.lock_lineages(cur, [lineage])
-    cur.execute("SELECT id, version, routed FROM documents WHERE lineage = %s AND "
-                "content_hash = %s", (lineage, digest))
-    row = cur.fetchone()
-    if row is not None:
-        return DocumentRecord(row["id"], lineage, row["version"], digest, True, row["routed"])
-    meta = {"redactions": list(capture.redacted)} if capture.redacted else {}
-    cur.execute(
-        "INSERT INTO documents (content, content_hash, source_type, source_ref, lineage, version, "
-        "said_at, captured_by, captured_at, routed, embedding, meta) VALUES (%s, %s, %s, %s, %s, "
-        "(SELECT COALESCE(max(version), 0) + 1 FROM documents WHERE lineage = %s), %s, %s, %s, "
-        "'unextracted', %s, %s) RETURNING id, version",
-        (capture.text, digest, capture.source_type, capture.source_ref, lineage, lineage,
-         capture.said_at, capture.captured_by, capture.captured_at, vector, _safe_meta(meta)))
-    row = cur.fetchone()
-    return DocumentRecord(row["id"], lineage, row["version"], digest, False, "unextracted")
+    return _land_document(cur, capture, "unextracted", vector, None)
 
 
 def unextracted_documents(cur: Any, limit: int, regenerate_for: str | None = None
