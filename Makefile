@@ -6,14 +6,16 @@ STAMP := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: demo test lint bench pipelines clean
+.PHONY: demo test lint bench pipelines notebooks notebooks-html clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	# torch first: the local CPU build; any looser requirement pulls CUDA.
 	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e '.[dev,pipelines]'
+	$(BIN)/pip install -q -e '.[dev,pipelines,notebooks]'
+	# the notebooks' kernel: this venv's Python, named as notebooks/*.ipynb name it
+	$(BIN)/python -m ipykernel install --sys-prefix --name factstore --display-name 'factstore (.venv)'
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -30,6 +32,18 @@ lint: $(STAMP)
 pipelines: $(STAMP)
 	mkdir -p .factstore/dagster
 	DAGSTER_HOME=$(CURDIR)/.factstore/dagster $(BIN)/dagster dev -m pipelines.definitions -h 127.0.0.1 -p 3000
+
+# JupyterLab on http://127.0.0.1:8888 over notebooks/, the store under .factstore.
+notebooks: $(STAMP)
+	FACTSTORE_HOME=$(CURDIR)/.factstore $(BIN)/jupyter lab --ip 127.0.0.1 --no-browser \
+		--notebook-dir $(CURDIR)/notebooks
+
+# Executed HTML copies of every notebook under .factstore/notebooks/, for reading only.
+notebooks-html: $(STAMP)
+	mkdir -p .factstore/notebooks
+	FACTSTORE_HOME=$(CURDIR)/.factstore $(BIN)/jupyter nbconvert --to html --execute \
+		--ExecutePreprocessor.timeout=900 --output-dir $(CURDIR)/.factstore/notebooks \
+		notebooks/*.ipynb
 
 bench: $(STAMP)
 	$(BIN)/python evals/perf/bench_store.py

@@ -25,7 +25,8 @@ from evals.records import METRIC_PREFIX, SUMMARY_FILE, evals_dir, run_dir
 from evals.registry import Metric
 from factstore.errors import InvalidInput
 
-__all__ = ["Comparison", "MetricDelta", "RunSummary", "compare", "list_runs", "run_summary"]
+__all__ = ["Comparison", "MetricDelta", "RunList", "RunSummary", "compare", "list_runs",
+           "run_summary"]
 
 #: the summary fields whose change between two runs explains a metric delta
 CONTEXT_FIELDS = ("extractor", "embedder", "dataset_sha256", "thresholds", "git_commit")
@@ -53,6 +54,20 @@ class RunSummary:
     tolerances: dict[str, float]
     notes: dict[str, Any]
     path: Path
+
+    def _repr_html_(self) -> str:
+        from evals.html import run_html
+
+        return run_html(self)
+
+
+class RunList(list[RunSummary]):
+    """What list_runs answers: a plain list, shown in a notebook as one table."""
+
+    def _repr_html_(self) -> str:
+        from evals.html import runs_html
+
+        return runs_html(self)
 
 
 @dataclass(frozen=True)
@@ -103,6 +118,11 @@ class Comparison:
         """No metric regressed past its tolerance and none was dropped."""
         return not self.regressions and not self.dropped
 
+    def _repr_html_(self) -> str:
+        from evals.html import comparison_html
+
+        return comparison_html(self)
+
 
 # -- reading --------------------------------------------------------------------------------
 
@@ -143,18 +163,18 @@ def _summary(row: Mapping[str, Any], home: Path) -> RunSummary:
 
 
 def list_runs(home: str | os.PathLike[str] | None = None,
-              eval_name: str | None = None) -> list[RunSummary]:
+              eval_name: str | None = None) -> RunList:
     """Every recorded run (of one eval when ``eval_name`` is given), newest first."""
     root = evals_dir(home)
     if not any(root.glob(f"*/{SUMMARY_FILE}")):
-        return []  # read_parquet raises on a glob that matches nothing
+        return RunList()  # read_parquet raises on a glob that matches nothing
     sql = "SELECT * FROM read_parquet(?, union_by_name = true)"
     params: list[object] = [str(root / "*" / SUMMARY_FILE)]
     if eval_name is not None:
         sql += ' WHERE "eval" = ?'
         params.append(eval_name)
     sql += " ORDER BY started_at DESC, run_id DESC"
-    return [_summary(row, root) for row in _query(sql, params)]
+    return RunList(_summary(row, root) for row in _query(sql, params))
 
 
 def run_summary(run_id: str, home: str | os.PathLike[str] | None = None) -> RunSummary:

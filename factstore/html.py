@@ -34,6 +34,8 @@ def _cell(value: Any) -> str:
         return escape(value.isoformat(timespec="seconds"))
     if isinstance(value, float):
         return f"{value:.3f}"
+    if isinstance(value, _Pre):
+        return f"<pre>{escape(value)}</pre>"
     return escape(str(value))
 
 
@@ -104,3 +106,89 @@ def timeline_html(answer: Any) -> str:
                                      "observed", "recorded", "source"), rows))
         parts.append(f"<p><code>{escape(key.line)}</code></p>")
     return "".join(parts)
+
+
+def conflicts_html(conflicts: Sequence[Any]) -> str:
+    """A list of conflicts: one head-to-head row per pair, each open one with its calls."""
+    if not conflicts:
+        return "<p>no conflicts</p>"
+    rows = []
+    for c in conflicts:
+        calls = (f"store.resolve_conflict({c.id}, winner_id={c.fact_a.id}, reasoning='...')\n"
+                 f"store.resolve_conflict({c.id}, winner_id={c.fact_b.id}, reasoning='...')\n"
+                 f"store.resolve_both_stand({c.id}, reasoning='...')"
+                 if c.status == "open" else f"{c.resolution or 'resolved'}: {c.reasoning or ''}")
+        rows.append((c.id, c.lane, c.status, c.similarity,
+                     f"#{c.fact_a.id} {c.fact_a.statement}", f"#{c.fact_b.id} {c.fact_b.statement}",
+                     ", ".join(c.differences) or None, _Pre(calls)))
+    return table(f"{len(conflicts)} conflict(s)",
+                 ("#", "lane", "status", "cosine", "a", "b", "differs in", "to close it"), rows)
+
+
+#: the queue's working order: what the discipline says to act on first
+_RECOMMENDATION_ORDER = {"blocker": 0, "resolve": 1, "park": 2}
+_LEVEL_ORDER = {"high": 0, "medium": 1, "low": 2}
+
+
+def queue_order(question: Any) -> tuple[int, int, int, int]:
+    """Sort key for the open-questions queue: unresolved first, then by recommendation
+    (blocker, resolve, park), higher risk first, cheaper first."""
+    return (question.status == "resolved", _RECOMMENDATION_ORDER.get(question.recommendation, 3),
+            _LEVEL_ORDER.get(question.risk, 3), -_LEVEL_ORDER.get(question.cost, 3))
+
+
+def queue_html(questions: Sequence[Any]) -> str:
+    """The open-questions queue in its working order, with each entry's evidence count."""
+    if not questions:
+        return "<p>the open-questions queue is empty</p>"
+    rows = [(q.id, q.title, q.status, q.risk, q.cost, q.recommendation, len(q.evidence),
+             q.evidence[-1].note if q.evidence else None)
+            for q in sorted(questions, key=queue_order)]
+    return table(f"open-questions queue: {len(questions)} entr{'y' if len(questions) == 1 else 'ies'}",
+                 ("#", "title", "status", "risk", "cost", "recommendation", "evidence",
+                  "latest evidence"), rows)
+
+
+def census_html(census: Any) -> str:
+    """Census: totals by kind and verdict, documents by source, the largest topics."""
+    by_kind: dict[tuple[str, str], int] = {}
+    for f in census.facts:
+        by_kind[(f.kind, f.verdict)] = by_kind.get((f.kind, f.verdict), 0) + f.count
+    by_source: dict[tuple[str, str], int] = {}
+    for d in census.documents:
+        by_source[(d.source_type, d.routed)] = by_source.get((d.source_type, d.routed), 0) + d.count
+    return (table("facts by kind and verdict", ("kind", "verdict", "facts"),
+                  [(k, v, n) for (k, v), n in sorted(by_kind.items())])
+            + table("documents by source and routing", ("source type", "routed", "documents"),
+                    [(s, r, n) for (s, r), n in sorted(by_source.items())])
+            + (table("largest topics (tags)", ("tag", "facts", "live"),
+                     [(t.tag, t.facts, t.live) for t in census.topics]) if census.topics
+               else "<p>no fact carries a tag</p>")
+            + table("largest subjects", ("subject key", "facts", "live"),
+                    [(s.subject_key, s.facts, s.live) for s in census.subjects]))
+
+
+def dropped_html(dropped: Sequence[Any]) -> str:
+    """The facts the write path refused, with the stage and reason."""
+    if not dropped:
+        return "<p>no fact was refused</p>"
+    return table(f"{len(dropped)} refused fact(s)",
+                 ("document", "extractor", "kind", "statement", "quote", "stage", "reason"),
+                 [(d.document_id, d.extracted_by, d.kind, d.statement, d.quote, d.stage,
+                   d.reason) for d in dropped])
+
+
+class _Pre(str):
+    """A cell shown preformatted (calls a reader copies)."""
+
+
+def belief_diff_html(diff: Any) -> str:
+    """BeliefDiff: per key what the store believed then against now."""
+    if not diff.changes:
+        return (f"<p>nothing changed between {escape(diff.then.isoformat(timespec='seconds'))}"
+                " and now</p>")
+    return table(f"what the store believed at {diff.then.isoformat(timespec='seconds')} "
+                 f"against {diff.now_label}",
+                 ("subject", "attribute", "then", "now", "change"),
+                 [(c.subject, c.attribute, c.then or None, c.now or None, c.change)
+                  for c in diff.changes])

@@ -236,6 +236,16 @@ class Conflict:
         return conflict_html(self)
 
 
+class ConflictList(list[Conflict]):
+    """A list of conflicts (``open_conflicts()``, ``conflicts()``): a plain list, which a
+    notebook shows as one head-to-head table with each open pair's resolve calls."""
+
+    def _repr_html_(self) -> str:
+        from factstore.html import conflicts_html
+
+        return conflicts_html(self)
+
+
 @dataclass(frozen=True)
 class TagResolution:
     """How one free-text topic resolved against the registry."""
@@ -298,6 +308,16 @@ class OpenQuestion:
         from factstore.html import question_html
 
         return question_html(self)
+
+
+class QuestionQueue(list[OpenQuestion]):
+    """The open-questions queue (``open_questions()``): a plain list, which a notebook shows
+    as one table in the queue's risk/cost order, with each entry's evidence count."""
+
+    def _repr_html_(self) -> str:
+        from factstore.html import queue_html
+
+        return queue_html(self)
 
 
 @dataclass(frozen=True)

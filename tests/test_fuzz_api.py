@@ -128,6 +128,9 @@ CALLS = {
         "limit": ANY, "batch_size": ANY, "regenerate": ANY, "progress": ANY})),
     "density_report": st.tuples(st.just(()), st.fixed_dictionaries({}, optional={
         "threshold": ANY, "limit": ANY})),
+    "census": st.tuples(st.just(()), st.fixed_dictionaries({}, optional={"topics": ANY})),
+    "dropped_facts": st.tuples(st.just(()), st.fixed_dictionaries({}, optional={
+        "stage": ANY, "limit": ANY})),
     "density_probe": st.tuples(st.tuples(ANY, ANY), st.fixed_dictionaries({}, optional={
         "k": ANY, "exact": ANY, "ef_search": ANY})),
     "explain_recall": st.tuples(st.tuples(ANY), st.just({})),

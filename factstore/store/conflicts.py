@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from factstore.errors import ConflictNotFound, ConflictStateError, InvalidInput, WinnerNotInPair
-from factstore.results import Conflict
+from factstore.results import Conflict, ConflictList
 from factstore.settings import Settings
 from factstore.store import locks, transitions
 from factstore.store.rows import fetch_facts
@@ -114,10 +114,10 @@ def get(cur: Any, conflict_id: int) -> Conflict:
     return _rows_to_conflicts(cur, [row])[0]
 
 
-def list_conflicts(cur: Any, status: str | None = "open") -> list[Conflict]:
+def list_conflicts(cur: Any, status: str | None = "open") -> ConflictList:
     cur.execute("SELECT * FROM conflicts WHERE %(s)s::text IS NULL OR status = %(s)s "
                 "ORDER BY id", {"s": status})
-    return _rows_to_conflicts(cur, cur.fetchall())
+    return ConflictList(_rows_to_conflicts(cur, cur.fetchall()))
 
 
 def _rows_to_conflicts(cur: Any, rows: list[dict[str, Any]]) -> list[Conflict]:

@@ -55,11 +55,13 @@ from factstore.redaction import redact, redact_text
 from factstore.results import (
     CandidateRoot,
     Conflict,
+    ConflictList,
     Description,
     Fact,
     HistoryEntry,
     LeafResult,
     OpenQuestion,
+    QuestionQueue,
     RecallResult,
     RegistryQueryResult,
     RememberResult,
@@ -323,7 +325,7 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
         with self._tx() as cur:
             return conflict_sql.both_stand(cur, conflict_id, reasoning, _now())
 
-    def open_conflicts(self) -> list[Conflict]:
+    def open_conflicts(self) -> ConflictList:
         """Every unresolved head-to-head, oldest first."""
         with self._tx() as cur:
             return conflict_sql.list_conflicts(cur, "open")
@@ -350,7 +352,7 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
         with self._tx() as cur:
             return tag_sql.propose_root(cur, tag, description, _now())
 
-    def open_questions(self, status: str | None = None) -> list[OpenQuestion]:
+    def open_questions(self, status: str | None = None) -> QuestionQueue:
         """The store's own triage queue of gaps, each with its computed recommendation."""
         check_choice("status", status, STATUSES, required=False)
         with self._tx() as cur:
@@ -427,7 +429,7 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
         with self._tx() as cur:
             return tag_sql.tag_info(cur)
 
-    def conflicts(self, status: str | None = None) -> list[Conflict]:
+    def conflicts(self, status: str | None = None) -> ConflictList:
         """Conflicts by status ('open', 'resolved' or None for all)."""
         check_choice("status", status, ("open", "resolved"), required=False)
         with self._tx() as cur:

@@ -7,10 +7,10 @@ from typing import Any
 
 from factstore.errors import InvalidInput, QuestionNotFound
 from factstore.questions import check_level, check_status, recommend
-from factstore.results import OpenQuestion, QuestionEvidence
+from factstore.results import OpenQuestion, QuestionEvidence, QuestionQueue
 
 
-def list_questions(cur: Any, status: str | None = None) -> list[OpenQuestion]:
+def list_questions(cur: Any, status: str | None = None) -> QuestionQueue:
     if status is not None:
         check_status(status)
     cur.execute("SELECT * FROM open_questions WHERE %(s)s::text IS NULL OR status = %(s)s "
@@ -22,9 +22,9 @@ def list_questions(cur: Any, status: str | None = None) -> list[OpenQuestion]:
     for e in cur.fetchall():
         evidence.setdefault(e["question_id"], []).append(
             QuestionEvidence(e["note"], e["recorded_at"], e["recorded_by"]))
-    return [OpenQuestion(r["id"], r["title"], r["body"], r["risk"], r["cost"], r["status"],
+    return QuestionQueue(OpenQuestion(r["id"], r["title"], r["body"], r["risk"], r["cost"], r["status"],
                          recommend(r["risk"], r["cost"]), tuple(evidence.get(r["id"], ())),
-                         r["created_at"], r["updated_at"]) for r in rows]
+                         r["created_at"], r["updated_at"]) for r in rows)
 
 
 def get(cur: Any, question_id: int) -> OpenQuestion:

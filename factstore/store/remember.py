@@ -19,7 +19,7 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from factstore.kinds import LIVE_VERDICTS, Kind, Verdict
-from factstore.redaction import redact_json
+from factstore.redaction import redact, redact_json
 from factstore.results import (
     CandidateRoot,
     DocumentRecord,
@@ -81,6 +81,8 @@ def write_capture(cur: Any, capture: Capture, prepared: PreparedCapture,
         # landed by land_documents, or read again by an extractor that finds facts in it
         cur.execute("UPDATE documents SET routed = %s WHERE id = %s", (routed, document.id))
         document = dataclasses.replace(document, routed=routed)
+    if prepared.dropped:
+        _record_dropped(cur, document.id, capture, prepared)
     if capture.scribe is not None:
         cur.execute("INSERT INTO document_extractions (document_id, extractor) VALUES (%s, %s) "
                     "ON CONFLICT DO NOTHING", (document.id, capture.scribe))
@@ -110,6 +112,17 @@ def write_capture(cur: Any, capture: Capture, prepared: PreparedCapture,
                 roots[root.proposed_tag] = root
     return RememberResult(document, tuple(outcomes), tuple(interrupts), tuple(roots.values()),
                           prepared.dropped, gated=prepared.gate.reason)
+
+
+def _record_dropped(cur: Any, document_id: int, capture: Capture,
+                    prepared: PreparedCapture) -> None:
+    """Every refused fact with its stage and reason (Store.dropped_facts reads them); the
+    same refusal of the same document by the same extractor is kept once."""
+    cur.executemany(
+        "INSERT INTO dropped_facts (document_id, extracted_by, statement, kind, quote, stage, "
+        "reason, dropped_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+        [(document_id, capture.scribe, redact(d.statement)[0], d.kind[:64], redact(d.quote)[0],
+          d.stage, redact(d.reason)[0], capture.captured_at) for d in prepared.dropped])
 
 
 def _land_document(cur: Any, capture: Capture, routed: str, vector: np.ndarray,

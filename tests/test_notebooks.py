@@ -1,0 +1,56 @@
+"""The notebooks: committed without outputs, and each executed top to bottom (nbclient)
+against a fresh database and a fresh home, failing on any error cell."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from factstore.store import server
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+NAMES = ("timelines.ipynb", "open_questions.ipynb", "threshold_tuning.ipynb",
+         "eval_trends.ipynb", "archive_explore.ipynb")
+
+
+def test_the_five_notebooks_are_committed_without_outputs() -> None:
+    assert sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")) == sorted(NAMES)
+    for name in NAMES:
+        nb = json.loads((NOTEBOOKS / name).read_text(encoding="utf-8"))
+        assert nb["metadata"]["kernelspec"]["name"] == "factstore", name
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "code":
+                assert cell["outputs"] == [] and cell["execution_count"] is None, name
+        assert not any("psycopg" in "".join(c["source"]) for c in nb["cells"]), name
+
+
+@pytest.fixture(scope="module")
+def notebook_env(admin_dsn, tmp_path_factory):
+    name = "notebooks_fresh"
+    server.drop_database(admin_dsn, name)
+    server.ensure_database(admin_dsn, name)
+    yield {"FACTSTORE_DSN": server.with_database(admin_dsn, name),
+           "FACTSTORE_HOME": str(tmp_path_factory.mktemp("notebook-home"))}
+    server.drop_database(admin_dsn, name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_notebook_runs_top_to_bottom(name, notebook_env, monkeypatch) -> None:
+    nbformat = pytest.importorskip("nbformat")
+    from nbclient import NotebookClient
+
+    for key, value in notebook_env.items():
+        monkeypatch.setenv(key, value)
+    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+    NotebookClient(nb, timeout=600, resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
+              if o.output_type == "error"]
+    assert errors == []
+    first = "".join(o.get("text", "") for o in nb.cells[1].outputs)
+    assert "seeded" in first  # says whether the store is the demo's or the user's
+    images = sum("image/png" in o.get("data", {}) for c in nb.cells if c.cell_type == "code"
+                 for o in c.outputs)
+    assert images >= 1, "every notebook draws at least one plot from the store"
