@@ -4,6 +4,7 @@ against a fresh database and a fresh home, failing on any error cell."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,7 @@ def test_the_five_notebooks_are_committed_without_outputs() -> None:
 
 @pytest.fixture(scope="module")
 def notebook_env(admin_dsn, tmp_path_factory):
-    name = "notebooks_fresh"
+    name = f"notebooks_fresh_{os.getpid()}"
     server.drop_database(admin_dsn, name)
     server.ensure_database(admin_dsn, name)
     yield {"FACTSTORE_DSN": server.with_database(admin_dsn, name),

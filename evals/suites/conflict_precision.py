@@ -369,7 +369,8 @@ def run(ctx: EvalContext, items: list[dict[str, Any]]) -> EvalOutcome:
     out_items = [{
         "id": row["id"], "label": row["label"], "source_label": row["source_label"],
         "conflict": conflict[i], "cosine": cosines[i], "differences": list(found[i]),
-        "route_decision": strict[i], "predicted_cosine": near_now[i],
+        "route_decision": detected[i], "any_difference": strict[i],
+        "predicted_cosine": near_now[i],
         "predicted_combined": combined_now[i], "a": row["a"], "b": row["b"],
     } for i, row in enumerate(rows)]
 

@@ -81,7 +81,10 @@ def as_of_instant(as_of: str | datetime | None, now: datetime) -> tuple[str, dat
     if not isinstance(as_of, str):
         raise InvalidInput(f"as_of must be a partial date (YYYY, YYYY-MM, YYYY-MM-DD), an "
                            f"RFC 3339 timestamp or a datetime, got {type(as_of).__name__}")
-    return as_of, parse_partial(as_of).last_instant
+    try:
+        return as_of, parse_partial(as_of).last_instant
+    except InvalidInput as exc:  # name the argument: the text alone does not say which one
+        raise InvalidInput(f"as_of: {exc}") from None
 
 
 def show_instant(instant: datetime) -> str:
