@@ -34,9 +34,12 @@ pipelines: $(STAMP)
 	DAGSTER_HOME=$(CURDIR)/.factstore/dagster $(BIN)/dagster dev -m pipelines.definitions -h 127.0.0.1 -p 3000
 
 # JupyterLab on http://127.0.0.1:8888 over notebooks/, the store under .factstore.
+# Jupyter refuses to run as root unless told; containers and CI machines often are root.
+NOTEBOOK_PORT ?= 8888
+AS_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 notebooks: $(STAMP)
 	FACTSTORE_HOME=$(CURDIR)/.factstore $(BIN)/jupyter lab --ip 127.0.0.1 --no-browser \
-		--notebook-dir $(CURDIR)/notebooks
+		--port $(NOTEBOOK_PORT) $(AS_ROOT) --notebook-dir $(CURDIR)/notebooks
 
 # Executed HTML copies of every notebook under .factstore/notebooks/, for reading only.
 notebooks-html: $(STAMP)

@@ -12,6 +12,8 @@ from datetime import datetime
 from html import escape
 from typing import Any
 
+from factstore import questions as questions_rules
+
 _STYLE = ("<style>.fs-t{border-collapse:collapse;font-size:13px}.fs-t th,.fs-t td{border:"
           "1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}.fs-t th{"
           "background:#f6f6f6}.fs-t caption{text-align:left;font-weight:600;padding:4px 0}"
@@ -54,6 +56,15 @@ def recall_html(result: Any) -> str:
     return html
 
 
+def resolve_calls(conflict: Any) -> tuple[str, str, str]:
+    """The three exact calls that close an open conflict: a wins, b wins, both stand."""
+    return (f"store.resolve_conflict({conflict.id}, winner_id={conflict.fact_a.id}, "
+            "reasoning='...')",
+            f"store.resolve_conflict({conflict.id}, winner_id={conflict.fact_b.id}, "
+            "reasoning='...')",
+            f"store.resolve_both_stand({conflict.id}, reasoning='...')")
+
+
 def conflict_html(conflict: Any) -> str:
     """Conflict: the two sides head to head, and the exact call that resolves it."""
     a, b = conflict.fact_a, conflict.fact_b
@@ -66,10 +77,7 @@ def conflict_html(conflict: Any) -> str:
                  ("side", "fact", "kind", "verdict", "statement", "quote", "source", "when"),
                  rows)
     if conflict.status == "open":
-        calls = (f"store.resolve_conflict({conflict.id}, winner_id={a.id}, reasoning='...')",
-                 f"store.resolve_conflict({conflict.id}, winner_id={b.id}, reasoning='...')",
-                 f"store.resolve_both_stand({conflict.id}, reasoning='...')")
-        html += "<pre>" + escape("\n".join(calls)) + "</pre>"
+        html += "<pre>" + escape("\n".join(resolve_calls(conflict))) + "</pre>"
     else:
         html += f"<p>{escape(conflict.resolution or 'resolved')}: " \
                 f"{escape(conflict.reasoning or '')}</p>"
@@ -114,27 +122,12 @@ def conflicts_html(conflicts: Sequence[Any]) -> str:
         return "<p>no conflicts</p>"
     rows = []
     for c in conflicts:
-        calls = (f"store.resolve_conflict({c.id}, winner_id={c.fact_a.id}, reasoning='...')\n"
-                 f"store.resolve_conflict({c.id}, winner_id={c.fact_b.id}, reasoning='...')\n"
-                 f"store.resolve_both_stand({c.id}, reasoning='...')"
-                 if c.status == "open" else f"{c.resolution or 'resolved'}: {c.reasoning or ''}")
+        calls = ("\n".join(resolve_calls(c)) if c.status == "open" else f"{c.resolution or 'resolved'}: {c.reasoning or ''}")
         rows.append((c.id, c.lane, c.status, c.similarity,
                      f"#{c.fact_a.id} {c.fact_a.statement}", f"#{c.fact_b.id} {c.fact_b.statement}",
                      ", ".join(c.differences) or None, _Pre(calls)))
     return table(f"{len(conflicts)} conflict(s)",
                  ("#", "lane", "status", "cosine", "a", "b", "differs in", "to close it"), rows)
-
-
-#: the queue's working order: what the discipline says to act on first
-_RECOMMENDATION_ORDER = {"blocker": 0, "resolve": 1, "park": 2}
-_LEVEL_ORDER = {"high": 0, "medium": 1, "low": 2}
-
-
-def queue_order(question: Any) -> tuple[int, int, int, int]:
-    """Sort key for the open-questions queue: unresolved first, then by recommendation
-    (blocker, resolve, park), higher risk first, cheaper first."""
-    return (question.status == "resolved", _RECOMMENDATION_ORDER.get(question.recommendation, 3),
-            _LEVEL_ORDER.get(question.risk, 3), -_LEVEL_ORDER.get(question.cost, 3))
 
 
 def queue_html(questions: Sequence[Any]) -> str:
@@ -143,7 +136,7 @@ def queue_html(questions: Sequence[Any]) -> str:
         return "<p>the open-questions queue is empty</p>"
     rows = [(q.id, q.title, q.status, q.risk, q.cost, q.recommendation, len(q.evidence),
              q.evidence[-1].note if q.evidence else None)
-            for q in sorted(questions, key=queue_order)]
+            for q in sorted(questions, key=questions_rules.queue_order)]
     return table(f"open-questions queue: {len(questions)} entr{'y' if len(questions) == 1 else 'ies'}",
                  ("#", "title", "status", "risk", "cost", "recommendation", "evidence",
                   "latest evidence"), rows)

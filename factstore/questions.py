@@ -7,6 +7,8 @@ park (ships as a known issue). Medium sits between: resolve when cheap, else par
 
 from __future__ import annotations
 
+from typing import Any
+
 from factstore.errors import InvalidInput
 from factstore.inputs import show
 
@@ -35,3 +37,15 @@ def recommend(risk: str, cost: str) -> str:
     if risk == "high":
         return "blocker" if cost == "high" else "resolve"
     return "resolve" if cost == "low" else "park"
+
+
+#: the queue's working order: what the discipline says to act on first
+_RECOMMENDATION_ORDER = {"blocker": 0, "resolve": 1, "park": 2}
+_LEVEL_ORDER = {"high": 0, "medium": 1, "low": 2}
+
+
+def queue_order(question: Any) -> tuple[int, int, int, int]:
+    """Sort key for the open-questions queue: unresolved first, then by recommendation
+    (blocker, resolve, park), higher risk first, cheaper first."""
+    return (question.status == "resolved", _RECOMMENDATION_ORDER.get(question.recommendation, 3),
+            _LEVEL_ORDER.get(question.risk, 3), -_LEVEL_ORDER.get(question.cost, 3))

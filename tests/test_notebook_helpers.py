@@ -20,7 +20,7 @@ from factstore.census import Census, DocumentCount, FactCount
 from factstore.differences import route_decision
 from factstore.errors import InvalidInput
 from factstore.notebook.plots import LEVELS, census_data, census_period, queue_data
-from factstore.questions import recommend
+from factstore.questions import queue_order, recommend
 
 # -- the queue's grid ---------------------------------------------------------------------
 
@@ -61,6 +61,25 @@ def test_queue_points_in_one_cell_are_spread_by_id() -> None:
     assert (first.id, second.id) == (3, 9)
     assert first.x < 0 < second.x and first.y < 2 < second.y
     assert queue_data([]) == []
+
+
+def test_the_queue_order_puts_what_to_act_on_first_over_a_population() -> None:
+    rng = random.Random(11)
+    entries = [_Entry(i, f"question {i}", rng.choice(LEVELS), rng.choice(LEVELS),
+                      rng.choice(("open", "blocker", "parked", "resolved")))
+               for i in range(300)]
+    ordered = sorted(entries, key=queue_order)
+    rank = {"blocker": 0, "resolve": 1, "park": 2}
+    for before, after in zip(ordered, ordered[1:], strict=False):
+        # unresolved first; then blocker, resolve, park; within one, higher risk, then cheaper
+        assert (before.status == "resolved") <= (after.status == "resolved")
+        if before.status == "resolved" == after.status or \
+                (before.status != "resolved" and after.status != "resolved"):
+            assert rank[before.recommendation] <= rank[after.recommendation]
+            if before.recommendation == after.recommendation:
+                assert LEVELS.index(before.risk) >= LEVELS.index(after.risk)
+                if before.risk == after.risk:
+                    assert LEVELS.index(before.cost) <= LEVELS.index(after.cost)
 
 
 # -- the census's buckets -----------------------------------------------------------------

@@ -5,13 +5,19 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
 
 from factstore.store import server
 
-NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
 NAMES = ("timelines.ipynb", "open_questions.ipynb", "threshold_tuning.ipynb",
          "eval_trends.ipynb", "archive_explore.ipynb")
 
@@ -55,3 +61,49 @@ def test_notebook_runs_top_to_bottom(name, notebook_env, monkeypatch) -> None:
     images = sum("image/png" in o.get("data", {}) for c in nb.cells if c.cell_type == "code"
                  for o in c.outputs)
     assert images >= 1, "every notebook draws at least one plot from the store"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.mark.slow
+def test_make_notebooks_serves_the_five_notebooks_with_the_project_kernel(tmp_path) -> None:
+    port, token = _free_port(), "t" + os.urandom(8).hex()
+    env = {**os.environ, "JUPYTER_TOKEN": token, "JUPYTER_RUNTIME_DIR": str(tmp_path / "rt"),
+           "JUPYTER_CONFIG_DIR": str(tmp_path / "cfg")}
+    lab = subprocess.Popen(["make", "-s", "notebooks", f"NOTEBOOK_PORT={port}"], cwd=ROOT,
+                           env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           start_new_session=True)
+
+    def get(path: str) -> dict | None:
+        url = f"http://127.0.0.1:{port}{path}?token={token}"
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                return json.loads(response.read())
+        except (OSError, ValueError):
+            return None
+
+    try:
+        deadline, specs = time.monotonic() + 120, None
+        while time.monotonic() < deadline and specs is None:
+            assert lab.poll() is None, lab.stderr.read().decode()[-3000:]
+            specs = get("/api/kernelspecs")
+            if specs is None:
+                time.sleep(0.5)
+        assert specs is not None, "make notebooks did not answer in time"
+        assert "factstore" in specs["kernelspecs"]
+        listing = get("/api/contents/")
+        assert listing is not None
+        assert sorted(c["name"] for c in listing["content"] if c["type"] == "notebook") == \
+            sorted(NAMES)
+    finally:
+        if lab.poll() is None:
+            os.killpg(lab.pid, signal.SIGTERM)
+            try:
+                lab.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(lab.pid, signal.SIGKILL)
+                lab.wait(timeout=10)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from factstore.questions import LEVELS
 from factstore.timelines.dates import start_of
 from factstore.timelines.model import TimelineAnswer
 from factstore.timelines.resolution import end_instant
@@ -29,7 +30,6 @@ __all__ = [
 STATUS_COLOURS = {"current": "#2e7d32", "superseded": "#9e9e9e", "disputed": "#ef6c00",
                   "retracted": "#c62828"}
 _RECOMMENDATION_COLOURS = {"blocker": "#ffcdd2", "resolve": "#c8e6c9", "park": "#eeeeee"}
-LEVELS = ("low", "medium", "high")
 
 
 def _figure(width: float, height: float) -> Any:
@@ -38,7 +38,9 @@ def _figure(width: float, height: float) -> Any:
 
 def _plot_figure() -> type:
     """A Figure that shows itself as a PNG in Jupyter without pyplot or a selected backend
-    (so no global plotting state, and the same image under nbclient and in HTML exports)."""
+    (so no global plotting state, and the same image under nbclient and in HTML exports).
+    Defined on first use: matplotlib is imported only when something is drawn, so the pure
+    ``*_data`` steps import without it."""
     global _PlotFigure
     if _PlotFigure is None:
         from io import BytesIO
