@@ -20,8 +20,16 @@ Categories, in the order they are reported:
   :mod:`factstore.writepath.polarity` over the whole statements (clauses, nesting, lexical
   negation as a fallback that only excuses);
 - **antonyms** -- ``antonym green -> red``: a curated table, plus prefix negation
-  (``available`` / ``unavailable``). An antonym under a negation cancels it: "not green" and
-  "red" agree, so neither is reported; "never skips" agrees with "always runs";
+  (``available`` / ``unavailable``), plus WordNet's direct antonyms
+  (:mod:`factstore.antonyms`: "sitting" / "standing") for two words in the same aligned
+  position, opposite nouns ("man" / "woman": two subjects) aside. An antonym under a
+  negation cancels it: "not green" and "red" agree, so neither is reported; "never skips"
+  agrees with "always runs";
+- **action** -- ``action sitting -> wading``: the verb after an auxiliary replaced in the
+  aligned position by one of another kind ("is sitting near" / "is wading through", "is
+  being played" / "is being put away"); synonyms and a kind and its kind ("slicing" /
+  "cutting") are rewordings, and light verbs ("making a speech") name no action. Kinds come
+  from the WordNet taxonomy, see :mod:`factstore.roles`;
 - **subject** and **named values** -- ``named value staging -> canary``: a capitalised name,
   path, URL, identifier (``sample-svc``, ``build.pipeline``), quoted string or a word from
   :data:`VALUE_WORDS`, reported only when the statements are otherwise aligned (the names
@@ -29,15 +37,30 @@ Categories, in the order they are reported:
   are the only change and sit right after a preposition or determiner ("by digest" / "by
   tag"). When the replaced position is the subject ("sample-svc | is green" / "other-svc |
   is red", "the runner token | is stored at X" / "the runner config | is stored at Y"), it is
-  reported as ``subject sample-svc -> other-svc``: two facts about two things;
+  reported as ``subject sample-svc -> other-svc``: two facts about two things. Plain words
+  that name one thing at two grains ("the lady" / "the woman", "a car" / "a vehicle",
+  "someone" / "the man") are neither a subject nor a value: a rewording. A negative
+  quantifier in the subject ("Nobody is ...") is the negation, not another subject;
 - **swapped** -- ``swapped tabs over spaces -> spaces over tabs``: the same two values with
-  the choice reversed ("X over Y", "X rather than Y", "X instead of Y", "X, not Y").
+  the choice reversed ("X over Y", "X rather than Y", "X instead of Y", "X, not Y");
+- **roles** -- ``roles dog chases cat -> cat chases dog``: the same fillers in exchanged
+  roles (subject and object, source and destination: "from Boston to Denver" / "from Denver
+  to Boston"), a passive read as its active, symmetric relations ("between A and B", "A and
+  B", "A is talking to B") exempt; see :func:`factstore.roles.role_swaps`. A role swap is
+  about the same things, so it replaces the subject reading of the same words.
 
 A value present on one side only is reported as ``value 41 only in b``: added detail, not a
 change. :func:`route_decision` turns the list into a yes/no for the conflict pipeline.
 
+Cost: about 2 ms a pair. The WordNet files are read lazily (their indexes, about 0.2 s,
+and the antonym table, about 0.7 s, once a process, on the first pair that needs them);
+nothing heavy is imported with this module, and no parser is used.
+
 Limitations: common nouns outside the tables are values only as the single change after a
-preposition ("prefers tea" / "prefers coffee" reads as a restatement); a complementary pair
+preposition ("prefers tea" / "prefers coffee" reads as a restatement); two words WordNet
+does not relate read as a change even when they are synonyms in context ("strumming" /
+"playing" a guitar, "seashore" / "beach"), and senses are not disambiguated, so any sense
+relating two words makes them one kind; a complementary pair
 that differs by a value under a different condition ("3 minutes warm" / "14 minutes cold")
 reads as a change; "5m" is read as five minutes; US-style dates (06/07/2025) are not parsed;
 subjects and predicates come from word tables, not a parser.
@@ -53,6 +76,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
+from factstore import roles
 from factstore.writepath import polarity
 
 __all__ = [
@@ -169,6 +193,8 @@ ANTONYM_PAIRS: tuple[tuple[str, str], ...] = (
     ("ascending", "descending"), ("upstream", "downstream"), ("inbound", "outbound"),
     ("ingress", "egress"), ("read", "write"), ("reads", "writes"), ("primary", "replica"),
     ("leader", "follower"), ("master", "replica"),
+    # directions of motion (WordNet has no prepositions): "jumping into" / "jumping out of"
+    ("into", "out"), ("onto", "off"), ("toward", "away"), ("towards", "away"),
 )
 #: Antonyms that are also everyday function words; they count only in the aligned position.
 ALIGNED_ONLY_ANTONYMS: frozenset[str] = frozenset((
@@ -177,6 +203,7 @@ ALIGNED_ONLY_ANTONYMS: frozenset[str] = frozenset((
     "beginning", "full", "empty", "active", "near", "left", "right", "top", "new", "old",
     "long", "short", "light", "present", "read", "write", "reads", "writes", "early", "late",
     "add", "win", "lost", "won", "primary", "master", "leader", "follower", "replica",
+    "into", "out", "onto", "toward", "towards", "away",
 ))
 
 #: Status readings of a thing's condition, in classes of synonyms. Two words of different
@@ -306,6 +333,8 @@ _STRAIGHTEN = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201
 def _fold(text: str) -> str:
     """Lowercase with straight quotes, character for character, so indices stay aligned."""
     straight = text.translate(_STRAIGHTEN)
+    if straight.isascii():
+        return straight.lower()  # the common case, and one character stays one
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in straight)
 
 
@@ -835,6 +864,26 @@ def _are_antonyms(x: str, y: str) -> bool:
             or (base_x is not None and polarity.same_stem(base_x, y)))
 
 
+def _wordnet_opposites(x: str, y: str) -> bool:
+    """WordNet's direct antonyms ("sitting" / "standing", "cleaning" / "dirtying").
+
+    Asked only of two plain words in the same aligned position: WordNet opposes everyday
+    function words too ("in" / "out", "give" / "take"), which elsewhere in a sentence say
+    nothing about each other. The table loads on first use (about a second, once a process).
+    """
+    if not (x.isalpha() and y.isalpha()) or x in polarity.FUNCTION_WORDS \
+            or y in polarity.FUNCTION_WORDS:
+        return False
+    from factstore.antonyms import are_opposites  # lazy: the table costs a second to build
+    return are_opposites(x, y) and not (_only_noun(x) or _only_noun(y))
+
+
+def _only_noun(word: str) -> bool:
+    """A word WordNet knows only as a noun. Opposite nouns ("man" / "woman", "winner" /
+    "loser") name two things, each its own subject, not two readings of one."""
+    return not (roles.is_word(word, "a") or roles.is_word(word, "v"))
+
+
 def _antonym_swaps(a: _Analysis, b: _Analysis, al: _Alignment) -> list[_Swap]:
     """Pairs of opposite words, one on each side, neither of which the other side also says.
 
@@ -852,10 +901,14 @@ def _antonym_swaps(a: _Analysis, b: _Analysis, al: _Alignment) -> list[_Swap]:
     for word_a, item_a in words_a:
         for word_b, item_b in words_b:
             if (word_a in said_b or word_b in said_a or item_a.start in used_a
-                    or item_b.start in used_b or not _are_antonyms(word_a, word_b)):
+                    or item_b.start in used_b):
                 continue
-            if ((word_a in ALIGNED_ONLY_ANTONYMS or word_b in ALIGNED_ONLY_ANTONYMS)
-                    and (item_a.start, item_b.start) not in aligned_pairs):
+            aligned = (item_a.start, item_b.start) in aligned_pairs
+            if _are_antonyms(word_a, word_b):
+                if ((word_a in ALIGNED_ONLY_ANTONYMS or word_b in ALIGNED_ONLY_ANTONYMS)
+                        and not aligned):
+                    continue
+            elif not (aligned and _wordnet_opposites(word_a, word_b)):
                 continue
             swaps.append(_Swap(item_a, item_b, word_a, word_b))
             used_a.add(item_a.start)
@@ -1073,7 +1126,7 @@ def _object_swap(al: _Alignment, replacement: _Replacement, span_a: Sequence[_It
     the alignment, at most two words a side, right after a preposition or determiner (so a
     verb swap such as 'prefers' / 'likes' is a rewording, not a value).
     """
-    changed = [op for op in al.opcodes if op[0] != "equal"]
+    changed = [op for op in al.opcodes if op[0] != "equal" and not _only_determiners(al, op)]
     _, i1, _, j1, _ = al.opcodes[replacement.opcode]
     if len(changed) != 1 or i1 == 0 or j1 == 0:
         return False
@@ -1084,6 +1137,16 @@ def _object_swap(al: _Alignment, replacement: _Replacement, span_a: Sequence[_It
     return not any(polarity.same_stem(_bare(x), _bare(y)) for x in span_a for y in span_b)
 
 
+def _only_determiners(al: _Alignment, op: tuple[str, int, int, int, int]) -> bool:
+    """'a' against 'the': a change of article, not of content."""
+    _, i1, i2, j1, j2 = op
+    return all(w in _ARTICLES for w in al.words_a[i1:i2] + al.words_b[j1:j2])
+
+
+#: Articles (and "some"): "a man" / "the man" / "some man" change no content.
+_ARTICLES = frozenset(("a", "an", "the", "some"))
+
+
 def _named_differences(a: _Analysis, b: _Analysis, al: _Alignment,
                        consumed: set[_Item]) -> list[_Difference]:
     """Names swapped in the same aligned position (or in the subject position)."""
@@ -1092,8 +1155,10 @@ def _named_differences(a: _Analysis, b: _Analysis, al: _Alignment,
     for replacement in _replacements(al):
         span_a = _trim([i for i in replacement.items_a if i not in consumed])
         span_b = _trim([i for i in replacement.items_b if i not in consumed])
-        if not span_a or not span_b:
-            continue
+        if not span_a or not span_b or _negative(span_a) or _negative(span_b):
+            continue  # "Nobody | is ..." / "A man | is ...": the negation says it
+        if _same_referent(a, b, span_a, span_b):
+            continue  # "the lady" / "the woman", "a car" / "a vehicle": one thing, reworded
         new_a = [i for i in span_a if i.kind == "name" and only_a[i.key] > 0]
         new_b = [i for i in span_b if i.kind == "name" and only_b[i.key] > 0]
         # A name against a name, or a name against a short phrase ("staging" / "the canary");
@@ -1115,10 +1180,112 @@ def _named_differences(a: _Analysis, b: _Analysis, al: _Alignment,
     return out
 
 
+def _negative(span: Sequence[_Item]) -> bool:
+    """A span that holds a negative quantifier ("Nobody", "No snake", "no one")."""
+    return any(i.key in polarity.QUANTIFIER_OPERATORS for i in span)
+
+
+def _same_referent(a: _Analysis, b: _Analysis, span_a: Sequence[_Item],
+                   span_b: Sequence[_Item]) -> bool:
+    """Two plain-word phrases that name one thing at two grains ("lady" / "woman", "black
+    dog" / "dog", "someone" / "the man"): a rewording, not two subjects nor a new value.
+    Names never are: "sample-svc" and "other-svc" are two things."""
+    if not (all(_word_like(a, i) for i in span_a) and all(_word_like(b, i) for i in span_b)):
+        return False
+    return roles.same_referent(_plain_words(span_a), _plain_words(span_b))
+
+
+def _word_like(an: _Analysis, item: _Item) -> bool:
+    """A plain word, or a capitalised one read as a name only because it opens the statement
+    ("Women are ..." against "Several women are ..."); never a value word ("staging")."""
+    if item.kind == "word":
+        return True
+    return (item.kind == "name" and item.text.isalpha() and item.text[1:].islower()
+            and _bare(item) not in VALUE_WORDS and _at_sentence_start(an.folded, item.start))
+
+
+def _plain_words(span: Sequence[_Item]) -> list[str]:
+    return [_bare(i).removesuffix("'s") for i in span if _bare(i) not in _DETERMINERS]
+
+
 def _other_changes(al: _Alignment) -> bool:
     """Whether the alignment changes more than one place (a plain-word subject swap matters
     only next to another change: 'the runner token / config is stored at X / Y')."""
     return sum(op[0] != "equal" for op in al.opcodes) > 1
+
+
+# --------------------------------------------------------------------------------------------
+# Changed actions
+# --------------------------------------------------------------------------------------------
+
+_BE_FORMS = frozenset(("is", "are", "was", "were", "be", "been", "being", "am"))
+_MODALS = frozenset(("do", "does", "did", "will", "would", "can", "could", "should", "shall",
+                     "may", "might", "must"))
+# A changed predicate longer than this (tokens a side) is a rewording of the whole clause.
+_MAX_ACTION_TOKENS = 4
+#: Adverbial particles that make a phrasal verb ("put away", "pick up"); a preposition
+#: ("sitting on", "looking at") introduces an object instead.
+_PARTICLES = frozenset(("away", "down", "up", "out", "off", "back"))
+#: Light verbs: their object carries the action ("making a speech" is "speaking", "doing a
+#: dance" is "dancing", "using a machine for sewing" is "sewing"), so they name none.
+LIGHT_VERBS: frozenset[str] = frozenset((
+    "do", "make", "have", "take", "get", "give", "use", "put", "go", "keep", "let", "set",
+    "come", "try", "start", "begin", "continue", "seem", "become",
+))
+
+
+def _action_changes(a: _Analysis, b: _Analysis, al: _Alignment,
+                    consumed: set[_Item]) -> list[_Difference]:
+    """'the boy is sitting near the ocean' / 'the boy is wading through the ocean': one
+    action replaced by another of a different kind.
+
+    The verbs open the same aligned slot after an auxiliary ("is sitting", "must run",
+    "is being played"), WordNet knows both as verbs, and neither is a kind of the other nor
+    a synonym ("slicing" / "cutting", "talking" / "speaking" are rewordings). Verbs the
+    antonym or status passes already paired are left to them.
+    """
+    if not al.aligned:
+        return []
+    out = []
+    for tag, i1, i2, j1, j2 in al.opcodes:
+        if (tag != "replace" or i1 == 0 or j1 == 0 or i2 - i1 > _MAX_ACTION_TOKENS
+                or j2 - j1 > _MAX_ACTION_TOKENS):
+            continue
+        verb_a = _action(al.words_a, al.owner_a, i1, consumed)
+        verb_b = _action(al.words_b, al.owner_b, j1, consumed)
+        if verb_a is None or verb_b is None:
+            continue
+        (item_a, lemma_a), (item_b, lemma_b) = verb_a, verb_b
+        if not polarity.same_stem(item_a.key, item_b.key) and not roles.same_kind(
+                lemma_a, lemma_b, "v"):
+            consumed.update((item_a, item_b))
+            out.append(_Difference("action", item_a.text, item_b.text))
+    return out
+
+
+def _action(words: Sequence[str], owners: Sequence[_Item], index: int,
+            consumed: set[_Item]) -> tuple[_Item, str] | None:
+    """The verb at ``index`` and the lemma to compare it by, when it stands in a verb's
+    place after an auxiliary: '(is) sitting', '(is being) played', '(must) run'. A bare
+    form after a copula is an adjective or a noun ('is open'). A particle joins its verb
+    when WordNet knows the pair ('putting away' is 'put_away', no light verb)."""
+    item, auxiliary = owners[index], words[index - 1]
+    if (item in consumed or item.kind != "word" or item.key in polarity.FUNCTION_WORDS
+            or (auxiliary not in _BE_FORMS and auxiliary not in _MODALS)):
+        return None
+    forms = roles.base_forms(item.key, "v")
+    bare = item.key in forms and not item.key.endswith(("ing", "ed"))
+    # after "being" / "been" a bare form is a participle ("is being put away")
+    if not forms or (bare and auxiliary in _BE_FORMS and auxiliary not in ("being", "been")):
+        return None
+    following = words[index + 1] if index + 1 < len(words) else ""
+    phrasal = [f"{f}_{following}" for f in forms
+               if following in _PARTICLES and roles.is_word(f"{f}_{following}", "v")]
+    if phrasal:
+        return item, phrasal[0]
+    if not LIGHT_VERBS.isdisjoint(forms):
+        return None
+    return item, item.key
 
 
 # --------------------------------------------------------------------------------------------
@@ -1206,8 +1373,9 @@ def differences(a: str, b: str) -> tuple[str, ...]:
 
     Each entry names its category and the change from ``a`` to ``b``: ``value 40 -> 41``,
     ``date June -> July``, ``negation: b negates a``, ``antonym green -> red``,
-    ``named value staging -> canary``, ``subject sample-svc -> other-svc``, or a one-sided
-    ``value 41 only in b``.
+    ``action sitting -> wading``, ``named value staging -> canary``, ``subject sample-svc ->
+    other-svc``, ``roles dog chases cat -> cat chases dog``, or a one-sided ``value 41 only
+    in b``.
     """
     if " ".join(a.split()) == " ".join(b.split()):
         return ()
@@ -1218,7 +1386,7 @@ def differences(a: str, b: str) -> tuple[str, ...]:
 
 
 _CATEGORY_ORDER = ("value", "version", "date", "time", "negation", "antonym", "status",
-                   "subject", "named value", "swapped")
+                   "action", "subject", "named value", "swapped", "roles")
 
 
 def _report_order(d: _Difference) -> tuple[int, int]:
@@ -1239,9 +1407,36 @@ def _differences(a: str, b: str) -> list[_Difference]:
     antonyms, consumed = _antonyms(_antonym_swaps(an_a, an_b, alignment), polarities, a, b)
     out += _negation(polarities, a, b) + antonyms
     out += _status_changes(an_a, an_b, alignment, consumed)
+    out += _action_changes(an_a, an_b, alignment, consumed)
     out += _named_differences(an_a, an_b, alignment, consumed)
-    out += _swapped(an_a, an_b)
-    return out
+    swapped = _swapped(an_a, an_b)
+    return _with_roles(out + swapped, a, b) if not swapped else out + swapped
+
+
+def _with_roles(found: list[_Difference], a: str, b: str) -> list[_Difference]:
+    """Add a role swap ("the dog chases the cat" / "the cat chases the dog"), which replaces
+    the subject readings and the named-value readings of the same words: position by
+    position they look like a new subject, but the same fillers only traded places, so
+    the statements are about the same things."""
+    swaps = roles.role_swaps(a, b)
+    if not swaps:
+        # "Boston to Denver flights" / "flights to Denver from Boston": a route reordered
+        # moves what opens the statement, not what it is about
+        if any(d.label == "subject" for d in found) and roles.same_route(a, b):
+            return [d for d in found if d.label != "subject"]
+        return found
+    words = {w for s in swaps for w in (*s.a.split(), *s.b.split())}
+
+    def explained(d: _Difference) -> bool:
+        if d.label == "subject":
+            return True
+        said = f"{d.a or ''} {d.b or ''}".lower().split()
+        return d.label == "named value" and all(
+            any(polarity.same_stem(w.strip(".,'"), x) for x in words) for w in said
+            if w not in _DETERMINERS)
+
+    return [d for d in found if not explained(d)] + [
+        _Difference("roles", s.a, s.b) for s in swaps]
 
 
 _ONE_SIDED = (" only in a", " only in b")
@@ -1251,9 +1446,10 @@ _SUBJECT = "subject "
 def route_decision(found: Sequence[str]) -> bool:
     """True when the differences make the pair a real conflict candidate.
 
-    A changed value, date, negation, antonym or named value is a conflict. Nothing differing
-    (a restatement) is not; neither is detail present on one side only (complementary), nor
-    a different subject: two facts about two things both stand.
+    A changed value, date, negation, antonym, action, named value or swapped role is a
+    conflict. Nothing differing (a restatement) is not; neither is detail present on one
+    side only (complementary), nor a different subject: two facts about two things both
+    stand.
     """
     if any(d.startswith(_SUBJECT) for d in found):
         return False

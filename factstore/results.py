@@ -44,6 +44,13 @@ class Fact:
     #: the extractor (name and version, e.g. 'rules/v1') that wrote it; None for imported
     #: and timeline facts and facts older than migration 011
     extracted_by: str | None = None
+    #: the assertion's verb phrase and what it is about beyond the subject (migration 014)
+    predicate: str | None = None
+    object: str | None = None
+    #: who asserted it: the chat turn's speaker; None for prose (captured_by is the scribe)
+    asserter: str | None = None
+    #: the quote is negated, as the extractor's parse read it; None when it did not say
+    negated: bool | None = None
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,8 @@ class FactStoreResource(ConfigurableResource):
     database: str | None = Field(default=None, description="the database on that server "
                                  "(default $FACTSTORE_DATABASE or factstore)")
     embedder: str = Field(default="local", description="local | ollama | ollama:<model>")
-    extractor: str = Field(default="rules", description="rules | ollama | ollama:<model>")
+    extractor: str = Field(default="parser",
+                           description="parser | rules | ollama | ollama:<model>")
     replay_cassette: str | None = Field(default=None, description="answer extraction from "
                                         "this cassette (the replay configuration)")
     settings: dict[str, str] = Field(default_factory=dict, description="setting overrides, "

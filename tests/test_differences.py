@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -347,6 +349,184 @@ def test_restatements_yield_nothing(a, b):
     assert not route_decision(differences(a, b))
 
 
+# --------------------------------------------------------------------------- roles
+
+
+def _role_swap(found: tuple[str, ...]) -> bool:
+    return route_decision(found) and any(d.startswith("roles ") for d in found)
+
+
+@pytest.mark.parametrize(("a", "b", "expected"), [
+    ("The dog chases the cat.", "The cat chases the dog.", "roles dog chases cat -> cat chases dog"),
+    ("Alice reports to Bob.", "Bob reports to Alice.",
+     "roles alice reports to bob -> bob reports to alice"),
+    ("The cheetah is running behind its prey.", "The prey is running behind the cheetah.",
+     "roles cheetah is running behind prey -> prey is running behind cheetah"),
+    # a passive whose agent is the active's subject reversed
+    ("The cat is chased by the dog.", "The cat chases the dog.",
+     "roles dog chased cat -> cat chases dog"),
+])
+def test_swapped_subject_and_object_are_a_difference(a, b, expected):
+    found = differences(a, b)
+    assert found == (expected,)
+    assert route_decision(found)
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("Flights from Boston to Denver are full.", "Flights from Denver to Boston are full."),
+    ("Flights from Boston to Denver are full.", "Flights to Boston from Denver are full."),
+    ("Boston to Denver flights are full.", "Flights from Denver to Boston are full."),
+    ("The limit went from 40 to 41.", "The limit went from 41 to 40."),
+])
+def test_swapped_source_and_destination_are_a_difference(a, b):
+    assert _role_swap(differences(a, b))
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("The cat is chased by the dog.", "The dog chases the cat."),
+    ("A flute is being played by a girl.", "A girl is playing a flute."),
+    ("Alice owns the importer.", "The importer is owned by Alice."),
+])
+def test_a_passive_paraphrase_is_not_a_difference(a, b):
+    assert differences(a, b) == ()
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("Boston to Denver flights are full.", "Flights to Denver from Boston are full."),
+    ("Flights from Boston to Denver are full.", "Flights to Denver from Boston are full."),
+    ("The road between Boston and Denver is closed.",
+     "The road between Denver and Boston is closed."),
+    ("Alice and Bob share an office.", "Bob and Alice share an office."),
+    ("A woman is talking to a man.", "A man is talking to a woman."),
+])
+def test_a_reordering_that_keeps_the_roles_is_not_a_conflict(a, b):
+    assert not route_decision(differences(a, b))
+
+
+def test_a_reordered_route_is_a_restatement():
+    # not "another subject" either: the same flights, the route written the other way round
+    assert differences("Boston to Denver flights are full.",
+                       "Flights to Denver from Boston are full.") == ()
+
+
+# A generated population: every pair of parties and every pair of places, each swapped
+# (always flagged) and each reworded with its roles kept (never flagged).
+PARTIES = ("the dog", "the cat", "Alice", "Bob", "the auditor", "the payments team",
+           "sample-svc", "the billing service", "our landlord", "the new intern")
+VERBS = (("chases", "chased"), ("pays", "paid"), ("follows", "followed"),
+         ("blocks", "blocked"), ("replaces", "replaced"), ("reviews", "reviewed"),
+         ("supervises", "supervised"), ("bites", "bitten"), ("feeds", "fed"),
+         ("outranks", "outranked"))
+PREPOSITIONAL = ("reports to", "depends on", "sends invoices to", "sits behind")
+PLACES = ("Boston", "Denver", "Lisbon", "New York", "the warehouse", "staging",
+          "the old data center")
+
+
+def _cap(text: str) -> str:
+    return text if "-" in text else text[0].upper() + text[1:]
+
+
+def _population(swapped: bool) -> list[tuple[str, str]]:
+    pairs = []
+    for x, y in itertools.permutations(PARTIES, 2):
+        for active, participle in VERBS:
+            if swapped:
+                pairs += [(f"{_cap(x)} {active} {y}.", f"{_cap(y)} {active} {x}."),
+                          (f"{_cap(x)} {active} {y}.", f"{_cap(x)} is {participle} by {y}.")]
+            else:
+                pairs.append((f"{_cap(x)} {active} {y}.", f"{_cap(y)} is {participle} by {x}."))
+        if swapped:
+            pairs += [(f"{_cap(x)} {v} {y}.", f"{_cap(y)} {v} {x}.") for v in PREPOSITIONAL]
+        else:
+            pairs += [(f"{_cap(x)} and {y} share an office.", f"{_cap(y)} and {x} share an office."),
+                      (f"On Monday {x} paid {y}.", f"{_cap(x)} paid {y} on Monday.")]
+    for p, q in itertools.permutations(PLACES, 2):
+        if swapped:
+            pairs += [(f"Flights from {p} to {q} are full.", f"Flights from {q} to {p} are full."),
+                      (f"Flights from {p} to {q} are full.", f"Flights to {p} from {q} are full."),
+                      (f"{_cap(p)} to {q} flights are full.", f"Flights from {q} to {p} are full."),
+                      (f"The truck drove from {p} to {q}.", f"The truck drove from {q} to {p}.")]
+        else:
+            pairs += [(f"Flights from {p} to {q} are full.", f"Flights to {q} from {p} are full."),
+                      (f"{_cap(p)} to {q} flights are full.", f"Flights from {p} to {q} are full."),
+                      (f"{_cap(p)} to {q} flights are full.", f"Flights to {q} from {p} are full."),
+                      (f"The road between {p} and {q} is closed.",
+                       f"The road between {q} and {p} is closed.")]
+    return pairs
+
+
+def test_every_generated_role_swap_is_flagged():
+    missed = [(a, b) for a, b in _population(swapped=True) if not _role_swap(differences(a, b))]
+    assert missed == []
+
+
+def test_no_generated_paraphrase_that_keeps_the_roles_is_flagged():
+    flagged = [(a, b, differences(a, b)) for a, b in _population(swapped=False)
+               if route_decision(differences(a, b))]
+    assert flagged == []
+
+
+# --------------------------------------------------------------------------- grain and actions
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("The lady is dicing onions.", "The woman is dicing onions."),
+    ("A man is driving a car.", "A man is driving a vehicle."),
+    ("A man is slicing a potato.", "A man is cutting a potato."),
+    ("A small boy is sliding.", "A little boy is sliding."),
+    ("Someone is playing the guitar.", "The man is playing the guitar."),
+    ("A man is making a speech.", "A man is speaking."),            # a light verb
+])
+def test_the_same_thing_at_another_grain_is_a_rewording(a, b):
+    assert differences(a, b) == ()
+
+
+@pytest.mark.parametrize(("a", "b", "expected"), [
+    ("The boy is sitting near the ocean.", "The boy is wading through the ocean.",
+     "action sitting -> wading"),
+    ("A flute is being played by a girl.", "A flute is being put away by a girl.",
+     "action played -> put"),
+    ("The deploy job must run nightly.", "The deploy job must stop nightly.",
+     "action run -> stop"),
+])
+def test_a_changed_action_is_a_difference(a, b, expected):
+    assert differences(a, b) == (expected,)
+    assert route_decision(differences(a, b))
+
+
+@pytest.mark.parametrize(("a", "b", "expected"), [
+    ("A man is sitting.", "A man is standing.", "antonym sitting -> standing"),
+    ("Someone is cleaning an animal.", "Someone is dirtying an animal.",
+     "antonym cleaning -> dirtying"),
+    ("The dog is jumping into the pool.", "The dog is jumping out of the pool.",
+     "antonym into -> out"),
+])
+def test_wordnet_opposites_in_the_aligned_position_are_antonyms(a, b, expected):
+    assert differences(a, b) == (expected,)
+
+
+def test_opposite_nouns_are_two_subjects_not_antonyms():
+    found = differences("The man is cooking.", "The woman is cooking.")
+    assert not any(d.startswith("antonym") for d in found)
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("Nobody is riding a horse.", "A man is riding a horse."),
+    ("There is no dog running.", "A dog is running."),
+    ("The man is not walking and is not smiling.", "The man is walking and is smiling."),
+    ("There is no boy playing and there is no man smiling.",
+     "The boy is playing and the man is smiling."),
+])
+def test_a_negated_subject_or_coordinated_negations_are_a_negation(a, b):
+    found = differences(a, b)
+    assert any(d.startswith("negation") for d in found)
+    assert route_decision(found)
+
+
+def test_nested_operators_still_cancel():
+    assert differences("The job never fails to run.", "The job runs.") == ()
+
+
 # --------------------------------------------------------------------------- routing
 
 
@@ -398,7 +578,7 @@ def _mirrored(found: tuple[str, ...]) -> tuple[str, ...]:
             head, right = d.split(" -> ")
             label, left = next((lab, head[len(lab) + 1:]) for lab in (
                 "named value", "subject", "antonym", "value", "version", "date", "time",
-                "swapped") if head.startswith(lab + " "))
+                "swapped", "action", "roles") if head.startswith(lab + " "))
             out.append(f"{label} {right} -> {left}")
     return tuple(out)
 

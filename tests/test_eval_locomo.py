@@ -102,7 +102,7 @@ def test_rule_extractor_recall_matches_the_hand_count(home: Path) -> None:
     dog, leeds = rows[5], rows[6]
     assert dog["candidate_facts"] == 2  # both of D2:2's clauses were candidates
     assert dog["best_similarity"] == pytest.approx(1 / math.sqrt(6), abs=1e-6)
-    assert dog["best_statement"] == "The user's favourite colour is green."
+    assert dog["best_statement"] == "Ada's favourite colour is green."  # "I" is the speaker
     assert leeds["evidence"] == ["D9:9"] and leeds["best_statement"] is None
     assert outcome.notes["observations_without_evidence_turns"] == 1
     assert outcome.notes["match_threshold"] == MATCH_THRESHOLD
@@ -120,13 +120,14 @@ def test_rule_extractor_recall_matches_the_hand_count(home: Path) -> None:
 def test_dropped_facts_and_missing_turn_facts_count(home: Path) -> None:
     # Three kept facts and one whose quote is not in its turn (dropped by anchor hygiene).
     extractor = ScriptedExtractor()
-    extractor.add("I prefer pottery over painting.",
+    # each turn is captured as its chat line, so the speaker comes with it
+    extractor.add("Ada: I prefer pottery over painting.",
                   fact("Ada prefers pottery over painting.", "PREFERENCE",
                        quote="I prefer pottery over painting"),
                   fact("Ada paints watercolours.", "EVENT", quote="I paint watercolours"))
-    extractor.add("The kiln is broken right now.", fact("The kiln is broken.",
+    extractor.add("Ada: The kiln is broken right now.", fact("The kiln is broken.",
                                                         quote="The kiln is broken right now"))
-    extractor.add("My favourite colour is green, and the studio is closed right now.",
+    extractor.add("Ada: My favourite colour is green, and the studio is closed right now.",
                   fact("Ada's favourite colour is green.", "PREFERENCE",
                        quote="My favourite colour is green"))
     _, outcome = run(extractor, KeywordEmbedder(), home)
@@ -139,7 +140,7 @@ def test_dropped_facts_and_missing_turn_facts_count(home: Path) -> None:
     # Every turn was extracted with its own source and its session's time.
     contexts = {text: context for text, context in extractor.calls}
     assert len(contexts) == 5
-    first = contexts["I prefer pottery over painting."]
+    first = contexts["Ada: I prefer pottery over painting."]
     assert first.source_ref == "conv-t1:D1:1" and first.said_at is not None
     assert first.said_at.isoformat() == "2023-03-03T14:05:00"
 

@@ -157,8 +157,9 @@ def test_the_fix_is_measured_before_and_after_on_one_extraction(home: Path) -> N
 def test_the_cli_runs_the_eval_on_a_dataset(home: Path, embedder: Any,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cli_evals, "embedder_from_name", lambda name: embedder)
-    result = CliRunner().invoke(cli.app, ["--json", "eval", "run", "shred", "--dataset",
-                                          str(FIXTURE)], env={"COLUMNS": "200"})
+    result = CliRunner().invoke(cli.app, ["--json", "eval", "run", "shred", "--extractor",
+                                          "rules", "--dataset", str(FIXTURE)],
+                                env={"COLUMNS": "200"})
     assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
     summary = json.loads(result.stdout)
     assert summary["metrics"] == pytest.approx(RULES_METRICS)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import random
+import re
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -14,10 +16,12 @@ from factstore.errors import ExtractorError
 from factstore.extractors.base import ExtractedFact, ExtractionContext, Extractor
 from factstore.extractors.ollama import (
     EXTRACTION_SCHEMA,
+    TURN_SEPARATOR,
     OllamaExtractor,
     load_prompt_template,
     parse_extraction,
 )
+from factstore.extractors.turns import split_turns
 from factstore.kinds import KIND_COLUMNS, PER_KIND_COLUMNS, Kind
 from tests.ollama_standin import OllamaStandIn, closed_port_host
 
@@ -287,8 +291,11 @@ def test_empty_fact_list_is_fine() -> None:
 def test_schema_shape() -> None:
     assert EXTRACTION_SCHEMA["required"] == ["facts"]
     items = EXTRACTION_SCHEMA["properties"]["facts"]["items"]
-    assert items["required"] == ["statement", "kind", "quote"]
+    assert items["required"] == ["statement", "kind", "quote", "subject", "predicate", "object",
+                                 "negated"]
     properties = items["properties"]
+    assert properties["predicate"] == properties["object"] == {"type": ["string", "null"]}
+    assert properties["negated"] == {"type": ["boolean", "null"]}
     assert properties["kind"]["enum"] == [k.value for k in Kind]
     assert properties["topics"] == {"type": "array", "items": {"type": "string"}}
     assert properties["supersedes"] == {"type": "boolean"}
@@ -326,3 +333,310 @@ def test_slow_server_times_out(standin: OllamaStandIn) -> None:
     extractor = OllamaExtractor(host=standin.host, timeout=0.2)
     with pytest.raises(ExtractorError, match="did not answer within"):
         extractor.extract(CAPTURE, CONTEXT)
+
+
+# -- the role fields ---------------------------------------------------------------------------
+
+
+def test_role_fields_are_parsed_and_bad_ones_cleared() -> None:
+    moved = {
+        "statement": "payments-api moved to Postgres 16.",
+        "kind": "EVENT",
+        "quote": "We moved payments-api to Postgres 16",
+        "subject": "payments-api",  # any kind names its subject; only STATE owns the column
+        "predicate": " moved ",
+        "object": "to Postgres 16",
+        "negated": False,
+    }
+    rule = {
+        "statement": "Never deploy on Fridays.",
+        "kind": "RULE",
+        "quote": "Never deploy on Fridays",
+        "subject": "  ",  # blank is "not stated"
+        "predicate": "",
+        "object": None,
+        "negated": True,
+    }
+    bad = {
+        "statement": "Staging is not down.",
+        "kind": "STATE",
+        "quote": "Staging is not down",
+        "subject": "staging",
+        "predicate": ["is", "not"],  # unusable: cleared and recorded
+        "object": {"state": "down"},
+        "negated": "yes",  # not a bool: cleared to None, never guessed
+    }
+    bare = {"statement": "Priya prefers tabs.", "kind": "PREFERENCE", "quote": "Priya prefers tabs"}
+    (moved_fact, rule_fact, bad_fact, bare_fact), rejected = parse_extraction(
+        answer(moved, rule, bad, bare)
+    )
+    assert rejected == []
+    assert (moved_fact.subject, moved_fact.predicate, moved_fact.object, moved_fact.negated) == (
+        "payments-api", "moved", "to Postgres 16", False)
+    assert moved_fact.meta == {}
+    assert (rule_fact.subject, rule_fact.predicate, rule_fact.object, rule_fact.negated) == (
+        None, None, None, True)
+    assert rule_fact.meta == {}
+    assert bad_fact.subject == "staging"
+    assert (bad_fact.predicate, bad_fact.object, bad_fact.negated) == (None, None, None)
+    assert bad_fact.meta["dropped_fields"] == ["predicate", "object", "negated"]
+    assert (bare_fact.predicate, bare_fact.object, bare_fact.negated) == (None, None, None)
+    assert bare_fact.asserter is None and bare_fact.meta == {}
+
+
+def test_prompt_asks_for_the_role_fields_and_the_speaker_rules() -> None:
+    template = load_prompt_template()
+    for field in ("subject:", "predicate:", "object:", "negated:"):
+        assert f"- {field}" in template
+    assert '"not", "no", "never", "without"' in template
+    assert "third person" in template
+    assert "Never propose a speaker's name as a topic" in template
+    assert 'never with a "name:" prefix' in template
+    assert PRECISION_RULE in template
+    assert "{speaker}" in template
+
+
+# -- chats: one call per turn ------------------------------------------------------------------
+
+CHAT = (
+    "alice: I moved payments-api to Postgres 16 last night.\n"
+    "bob: We never deploy on Fridays.\n"
+    "  The March outage started with one.\n"
+    "Carol Diaz: I prefer squash merges; Bob agrees.\n"
+)
+SPEAKERS = ("alice", "bob", "Carol Diaz")
+_SPEAKER_PREFIX = re.compile(r"(?:alice|bob|carol diaz)\s*:", re.IGNORECASE)
+_SPEAKER_LINE = re.compile(r'The speaker is (.+)\. Write statements in the third person: "I" is')
+
+
+def turn_text(body: dict[str, Any]) -> str:
+    """The text a request asked about (what follows the prompt's TEXT header)."""
+    return body["messages"][0]["content"].rsplit("\nTEXT\n", 1)[1].removesuffix("\n")
+
+
+def speaker_of(body: dict[str, Any]) -> str | None:
+    match = _SPEAKER_LINE.search(body["messages"][0]["content"])
+    return match.group(1) if match else None
+
+
+def chat_reply(body: dict[str, Any]) -> str:
+    """A model that makes every mistake a speaker prefix invites."""
+    speaker, text = speaker_of(body), turn_text(body)
+    if speaker == "alice":
+        return answer({
+            "statement": "alice: alice moved payments-api to Postgres 16.",
+            "kind": "EVENT",
+            "quote": "alice: I moved payments-api to Postgres 16 last night",
+            "topics": ["alice", "payments-api", "alice: Postgres 16", "ALICE"],
+            "subject": "alice: payments-api",
+            "predicate": "moved",
+            "object": "payments-api to Postgres 16",
+            "negated": False,
+        })
+    if speaker == "bob":
+        return answer({
+            "statement": "bob never deploys on Fridays.",
+            "kind": "RULE",
+            "quote": "We never deploy on Fridays",
+            "topics": ["deploys", "Bob"],
+            "subject": "deploys",
+            "predicate": "never deploy",
+            "object": "on Fridays",
+            "negated": "sometimes",
+            "earned_by": "The March outage started with one",
+        })
+    assert speaker == "Carol Diaz", (speaker, text)
+    return answer({
+        "statement": "Carol Diaz prefers squash merges.",
+        "kind": "PREFERENCE",
+        "quote": "I prefer squash merges",
+        "topics": ["carol  diaz", "squash merges", "bob"],
+        "subject": "Carol Diaz",
+        "predicate": "prefers",
+        "object": "squash merges",
+        "negated": False,
+    })
+
+
+def test_a_chat_is_asked_about_one_turn_at_a_time(
+    standin: OllamaStandIn, extractor: OllamaExtractor
+) -> None:
+    standin.reply_with(chat_reply)
+    facts = extractor.extract(CHAT, CONTEXT)
+    turns = split_turns(CHAT)
+    assert [t.speaker for t in turns] == list(SPEAKERS)
+    requests = standin.chat_requests
+    assert len(requests) == 3
+    prompts = extractor.turn_prompts(CHAT, CONTEXT)
+    for body, turn, (_, prompt) in zip(requests, turns, prompts, strict=True):
+        content = body["messages"][0]["content"]
+        assert content == prompt
+        assert f'The speaker is {turn.speaker}. Write statements in the third person: "I" is ' \
+               f"{turn.speaker}." in content
+        assert turn_text(body) == turn.text
+        assert not _SPEAKER_PREFIX.search(turn_text(body))
+        for other in turns:
+            if other is not turn:
+                assert other.text not in content
+    # The continuation line stays in bob's turn, never a turn of its own.
+    assert "The March outage started with one." in turn_text(requests[1])
+    assert extractor.prompt_for(CHAT, CONTEXT) == TURN_SEPARATOR.join(p for _, p in prompts)
+
+    alice, bob, carol = facts
+    for fact, turn in zip(facts, turns, strict=True):
+        assert fact.asserter == turn.speaker
+        assert fact.quote in turn.text
+        assert fact.quote in CHAT[turn.start:turn.end]
+        assert fact.meta["turn_span"] == [turn.start, turn.end]
+        for value in (fact.statement, fact.quote, fact.subject or "", *fact.topics):
+            assert not _SPEAKER_PREFIX.search(value), value
+        assert not {t.casefold() for t in fact.topics} & {s.casefold() for s in SPEAKERS}
+    assert alice.statement == "alice moved payments-api to Postgres 16."
+    assert alice.quote == "I moved payments-api to Postgres 16 last night"
+    assert alice.subject == "payments-api"
+    assert alice.topics == ("payments-api", "Postgres 16")
+    assert alice.meta["dropped_topics"] == [
+        {"topic": "alice", "reason": "speaker name"},
+        {"topic": "ALICE", "reason": "speaker name"},
+    ]
+    assert (alice.predicate, alice.object, alice.negated) == (
+        "moved", "payments-api to Postgres 16", False)
+    # A speaker named inside another speaker's turn is still a speaker, never a tag.
+    assert bob.topics == ("deploys",)
+    assert bob.meta["dropped_topics"] == [{"topic": "Bob", "reason": "speaker name"}]
+    assert bob.negated is None and bob.meta["dropped_fields"] == ["negated"]
+    assert bob.earned_by == "The March outage started with one"
+    assert carol.topics == ("squash merges",)
+    assert carol.meta["dropped_topics"] == [
+        {"topic": "carol  diaz", "reason": "speaker name"},
+        {"topic": "bob", "reason": "speaker name"},
+    ]
+    assert carol.subject == "Carol Diaz"  # the fact is about her: a subject, not a tag
+    assert extractor.last_rejected == []
+
+
+def test_a_quote_from_another_turn_is_rejected(
+    standin: OllamaStandIn, extractor: OllamaExtractor
+) -> None:
+    stolen = {"statement": "bob moved payments-api.", "kind": "EVENT",
+              "quote": "I moved payments-api to Postgres 16 last night"}
+    standin.script(answer(), answer(stolen, {**stolen, "quote": "We never deploy on Fridays"}),
+                   answer())
+    (fact,) = extractor.extract(CHAT, CONTEXT)
+    assert fact.asserter == "bob" and fact.quote == "We never deploy on Fridays"
+    ((item, reason),) = extractor.last_rejected
+    assert item["quote"] == stolen["quote"]
+    assert reason.startswith("turn 2 (bob): ")
+    assert "does not occur in the turn's own text" in reason
+
+
+def test_a_chat_turn_that_fails_names_the_turn(
+    standin: OllamaStandIn, extractor: OllamaExtractor
+) -> None:
+    standin.script(answer(), "not json")
+    with pytest.raises(ExtractorError, match=r"^turn 2 \(bob\): the model's answer is not JSON"):
+        extractor.extract(CHAT, CONTEXT)
+
+
+def test_prose_is_one_call_with_no_speaker(
+    standin: OllamaStandIn, extractor: OllamaExtractor
+) -> None:
+    standin.script(answer(DECISION, {**EVENT, "topics": ["nightly run", "alice"]}))
+    facts = extractor.extract(CAPTURE, CONTEXT)
+    (body,) = standin.chat_requests
+    content = body["messages"][0]["content"]
+    assert "The speaker is" not in content
+    assert "Source type: capture\n\nTEXT\n" in content
+    assert turn_text(body) == CAPTURE
+    assert content == extractor.prompt_for(CAPTURE, CONTEXT)
+    assert [f.asserter for f in facts] == [None, None]
+    assert all("turn_span" not in f.meta for f in facts)
+    assert facts[1].topics == ("nightly run", "alice")  # no speakers, so nothing is one
+
+
+def test_a_labelled_line_is_prose_not_a_speaker(
+    standin: OllamaStandIn, extractor: OllamaExtractor
+) -> None:
+    extractor.extract("Decision: we ship on Friday.", CONTEXT)
+    (body,) = standin.chat_requests
+    assert speaker_of(body) is None
+    assert turn_text(body) == "Decision: we ship on Friday."
+
+
+# -- a population of chats ---------------------------------------------------------------------
+
+POPULATION_SPEAKERS = ("alice", "Bob", "Dr. Chen", "priya", "Eve Moreau")
+POPULATION_LINES = (
+    "I agree.",
+    "I moved the payments-api to Postgres 16.",
+    "We never deploy on Fridays.",
+    "The staging cluster is read-only until Monday.",
+    "I prefer squash merges.",
+    "The runbook lives at docs/runbook.md.",
+    "I agree.",  # repeated on purpose: the same words occur in many turns
+)
+
+
+def generated_chat(turns: int, seed: int) -> tuple[str, list[tuple[str, int, int]]]:
+    """A chat and, for each turn, (speaker, start, end) of its text, computed while writing."""
+    rng = random.Random(seed)
+    parts: list[str] = []
+    spans: list[tuple[str, int, int]] = []
+    position = 0
+    for index in range(turns):
+        speaker = POPULATION_SPEAKERS[index % len(POPULATION_SPEAKERS)] if index < 5 else \
+            rng.choice(POPULATION_SPEAKERS)
+        body = f"{rng.choice(POPULATION_LINES)} Item {index} is on {speaker}'s list."
+        if rng.random() < 0.3:
+            body += "\n   " + rng.choice(POPULATION_LINES)  # a continuation line
+        prefix = f"[10:{index:02d}] {speaker}: " if rng.random() < 0.2 else f"{speaker}: "
+        start = position + len(prefix)
+        spans.append((speaker, start, start + len(body)))
+        line = prefix + body + "\n"
+        parts.append(line)
+        position += len(line)
+    return "".join(parts), spans
+
+
+def echo_reply(body: dict[str, Any]) -> str:
+    """Echo one fact per turn: its first sentence, tagged (wrongly) with the speaker."""
+    speaker, text = speaker_of(body), turn_text(body)
+    assert speaker is not None
+    quote = text.split(".", 1)[0]
+    return answer({
+        "statement": f"{speaker}: {speaker} says {quote}.",
+        "kind": "EVENT",
+        "quote": quote,
+        "topics": [speaker, f"{speaker}: item", speaker.upper()],
+        "subject": f"{speaker}: item",
+        "predicate": "says",
+        "object": quote,
+        "negated": "never" in quote,
+    })
+
+
+def test_a_population_of_turns_each_yields_facts_only_from_itself(
+    standin: OllamaStandIn, extractor: OllamaExtractor
+) -> None:
+    standin.reply_with(echo_reply)
+    for seed in range(3):
+        chat, spans = generated_chat(30, seed)
+        turns = split_turns(chat)
+        assert [(t.speaker, t.start, t.end) for t in turns] == spans
+        before = len(standin.chat_requests)
+        facts = extractor.extract(chat, CONTEXT)
+        requests = standin.chat_requests[before:]
+        assert len(requests) == len(facts) == 30
+        voices = {s.casefold() for s in POPULATION_SPEAKERS}
+        for fact, body, (speaker, start, end) in zip(facts, requests, spans, strict=True):
+            assert speaker_of(body) == speaker
+            assert turn_text(body) == chat[start:end]
+            assert fact.asserter == speaker
+            assert fact.meta["turn_span"] == [start, end]
+            assert fact.quote in chat[start:end]
+            assert fact.statement == f"{speaker} says {fact.quote}."
+            assert fact.subject == "item" and fact.topics == ("item",)
+            assert [d["topic"] for d in fact.meta["dropped_topics"]] == [speaker, speaker.upper()]
+            assert not voices & {t.casefold() for t in fact.topics}
+            assert fact.negated is ("never" in fact.quote)
+        assert extractor.last_rejected == []

@@ -249,9 +249,9 @@ def test_documents_landed_without_extraction_are_extracted_by_the_batch_asset(ar
 
     first = extract()
     assert first["documents_extracted"] == 24 and first["facts_written"] > 0
-    assert first["extractor"] == "rules/v1"
+    assert first["extractor"] == "parser/v1"  # the resource's default scribe
     with resources["factstore"].store() as store:
-        assert {f.extracted_by for f in store.facts_by_verdict(limit=1000)} == {"rules/v1"}
+        assert {f.extracted_by for f in store.facts_by_verdict(limit=1000)} == {"parser/v1"}
     assert extract()["documents_extracted"] == 0
 
 

@@ -6,15 +6,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from factstore.antonyms import antonym_table
 from factstore.writepath.polarity import (
+    FUNCTION_WORDS,
     aligned_clauses,
     clause_parities,
     explained_by_lexical_negation,
     is_negated,
+    mirrored_negations,
     negation_cues,
     negation_polarity,
     polarity_mismatch,
+    same_word,
     split_clauses,
+    suffix_negated_base,
 )
 
 # --------------------------------------------------------------------------- counting operators
@@ -48,6 +53,9 @@ from factstore.writepath.polarity import (
     ("We decided against a service mesh.", 1),    # "decided against" = "decided not to"
     ("Run the drill against a copy.", 0),
     ("Pin images by digest, not a tag.", 0),        # a contrast, not a negated clause
+    ("It was rebuilt, not repaired.", 0),           # so is a bare participle
+    ("The batch ran an hour, not finishing the backfill.", 1),  # a negated participle phrase
+    ("There is not only one primary.", 1),          # "not only" without "but"/"also"
 ])
 def test_operators_are_counted(text, count):
     assert negation_polarity(text) == count
@@ -87,6 +95,17 @@ def test_negations_in_separate_clauses_coordinate_rather_than_cancel():
     clauses = split_clauses("The job is not green, and the deploy is not green.")
     assert [c.parity for c in clauses] == [1, 1]
     assert is_negated(clauses)
+
+
+@pytest.mark.parametrize("text", [
+    "Nobody was paged and nobody noticed the outage.",      # "and" coordinates
+    "The job failed to start and so the deploy did not happen.",
+    "The pod is unable to start because it could not pull the image.",
+    "No alert fired or no one read it.",
+])
+def test_operators_joined_by_a_conjunction_coordinate_rather_than_nest(text):
+    assert negation_polarity(text) == 2
+    assert is_negated(split_clauses(text))
 
 
 def test_clauses_split_on_sentence_punctuation_and_contrast_not_inside_tokens():
@@ -268,9 +287,35 @@ WORDS = st.sampled_from([
 SENTENCES = st.lists(WORDS, max_size=14).map(" ".join)
 
 
-@given(SENTENCES, SENTENCES, st.sampled_from(NEGATED_CLAUSES))
-def test_appending_the_same_negation_to_both_sides_never_flags(statement, quote, negation):
-    assert polarity_mismatch(f"{statement}. {negation}", f"{quote}. {negation}") is None
+@pytest.mark.parametrize("negation", NEGATED_CLAUSES)
+@pytest.mark.parametrize(("statement", "quote"), PRESERVING + SEED_EXAMPLES)
+def test_appending_the_same_negation_to_a_faithful_pair_never_flags(statement, quote,
+                                                                   negation):
+    assert polarity_mismatch(f"{statement} {negation}", f"{quote}. {negation}") is None
+
+
+# A shared negated clause does not hide a flip elsewhere: both texts are negated somewhere,
+# but one stretch says positively what the other negates (a hidden flip).
+FLIPS = [
+    ("sample-svc is green right now.", "sample-svc is not green right now"),
+    ("The service retries failed requests.", "the service no longer retries failed requests"),
+    ("The importer validates UTF-16 input.", "the importer does not validate UTF-16 input"),
+    ("The canary takes traffic.", "the canary never takes traffic"),
+    ("Every merge gets a review.", "no merge gets a review"),
+]
+CONTEXT_NEGATIONS = ["Nothing else changed.", "Nobody touched the budget.",
+                     "The printer is not on the roster.", "We never meet on Mondays."]
+
+
+@given(st.sampled_from(FLIPS), st.sampled_from(CONTEXT_NEGATIONS), st.booleans())
+def test_a_flip_next_to_a_shared_negated_clause_is_still_caught(flip, negation, first):
+    statement, quote = flip
+    if first:
+        statement, quote = f"{negation} {statement}", f"{negation} {quote}"
+    else:
+        statement, quote = f"{statement} {negation}", f"{quote}. {negation}"
+    assert polarity_mismatch(statement, quote) is not None
+    assert polarity_mismatch(quote, statement) is not None
 
 
 @pytest.mark.parametrize(("statement", "quote"), [
@@ -298,3 +343,210 @@ def test_polarity_is_deterministic_and_cues_lie_inside_the_text(text):
     assert cues == negation_cues(text)
     for cue in cues:
         assert text[cue.start:cue.end].lower().replace("\u2019", "'") == cue.operator
+
+
+# --------------------------------------------------------------------------- lexical negation
+
+# (statement, quote): a negation swapped for an antonym, a negative word or a construction
+# that negates; the same polarity, so never flagged.
+LEXICAL_NEGATIONS = [
+    # antonyms (WordNet): "not X" against an opposite of X
+    ("The replicas are heterogeneous.", "the replicas are not homogeneous"),
+    ("The cache layer is thin.", "the cache layer is not thick"),
+    ("The wrapper is thick.", "the wrapper is not thin"),       # "fat" / "not thin"
+    ("The team is tiny.", "the team is not large"),              # an adjective cluster
+    # verb antonyms
+    ("The migration failed.", "the migration didn't succeed"),
+    ("The nightly build failed.", "the nightly build did not pass"),
+    ("Our team lost the bid.", "we didn't win the bid"),
+    # "not un-X" is X
+    ("The service is healthy.", "the service is not un-healthy"),
+    # suffix negation mirrored by the other side
+    ("Login is passwordless.", "login works without a password"),
+    ("A shirtless volunteer staffed the desk.", "a volunteer with no shirt staffed the desk"),
+    # the fallback's negative words and constructions
+    ("The sandbox must remain free of network access.",
+     "the sandbox cannot have any network access"),
+    ("The intern was too new to approve merges.", "the intern could not approve merges"),
+    ("The exporter left out all binary fields.", "the exporter kept no binary fields"),
+    ("The owner of the outage is unclear.", "the owner of the outage is not known"),
+    ("The bot refrained from posting since Monday.", "the bot has not posted since Monday"),
+]
+# (statement, quote): the very word flipped; an antonym elsewhere must not excuse it.
+LEXICAL_INVERSIONS = [
+    ("The replicas are homogeneous.", "the replicas are not homogeneous"),
+    ("The cache layer is thin.", "the cache layer is not thin"),
+    ("The wrapper is thick.", "the wrapper is not thick"),
+    ("The wrapper is thick and thin.", "the wrapper is not thick"),
+    ("The migration succeeded.", "the migration didn't succeed"),
+    ("We lost the bid.", "we did not lose the bid"),              # not a litotes: same verb
+    ("A volunteer with a shirt staffed the desk.", "a shirtless volunteer staffed the desk"),
+]
+
+
+@pytest.mark.parametrize(("statement", "quote"), LEXICAL_NEGATIONS)
+def test_lexical_negation_is_not_an_inversion(statement, quote):
+    assert polarity_mismatch(statement, quote) is None
+    assert polarity_mismatch(quote, statement) is None
+
+
+@pytest.mark.parametrize(("statement", "quote"), LEXICAL_INVERSIONS)
+def test_an_antonym_never_excuses_a_flip_of_the_word_itself(statement, quote):
+    assert polarity_mismatch(statement, quote) is not None
+    assert polarity_mismatch(quote, statement) is not None
+
+
+def test_a_negative_construction_only_excuses_never_raises():
+    # "free of" is a fallback: against a plain positive it is not read as a flip
+    assert polarity_mismatch("The sandbox has network access.",
+                             "the sandbox must remain free of network access") is None
+
+
+def _content_pair(a: str, b: str) -> bool:
+    """Both are content words: not function words, not operators, no idiom after "not"."""
+    return all(w.isalpha() and w not in FUNCTION_WORDS and not negation_cues(f"it is {w}")
+               and negation_polarity(f"it is not {w} today") == 1 for w in (a, b))
+
+
+def _wordnet_population(step: int) -> list[tuple[str, str]]:
+    """Every ``step``-th direct antonym pair WordNet holds (both orders), content words only."""
+    table = antonym_table()
+    pairs = sorted({tuple(sorted((a, b))) for a, others in table.direct.items()
+                    for b in others if _content_pair(a, b)})
+    return [p for pair in pairs[::step] for p in (pair, pair[::-1])]
+
+
+FRAMES = ["The report says it is {} today.", "They will {} the plan."]
+
+
+def test_a_population_of_antonym_paraphrases_is_never_flagged_and_its_flips_always_are():
+    population = _wordnet_population(step=12)
+    assert len(population) > 400
+    for frame in FRAMES:
+        negated = frame.replace("{}", "not {}")
+        for x, y in population:
+            # "not X" restated as the antonym Y: a lexical negation
+            assert polarity_mismatch(frame.format(y), negated.format(x)) is None, (x, y)
+            # "not X" stored as "X": an inversion, over the same population
+            assert polarity_mismatch(frame.format(x), negated.format(x)) is not None, (x, y)
+            assert polarity_mismatch(negated.format(x), frame.format(x)) is not None, (x, y)
+
+
+def test_a_population_of_cluster_paraphrases_is_never_flagged():
+    table = antonym_table()
+    pairs = sorted((a, b) for a, others in table.cluster.items() for b in others)
+    sample = [(x, y) for x, y in pairs[::400] if _content_pair(x, y)]
+    assert len(sample) > 300
+    for x, y in sample:
+        assert polarity_mismatch(f"The report says it is {y} today.",
+                                 f"The report says it is not {x} today.") is None, (x, y)
+
+
+def test_a_mirrored_negation_needs_the_base_word_itself():
+    # "convention" is not the base of "unconventional": no mirror, so no flip
+    assert polarity_mismatch("The layout breaks with convention.",
+                             "the layout is unconventional") is None
+    # a base this side says too ("successful") mirrors nothing
+    assert polarity_mismatch("The first canary failed, the second was successful.",
+                             "the first canary was unsuccessful, the second successful") is None
+    (clause,) = split_clauses("The service is unhealthy")
+    assert mirrored_negations(clause, "the service is healthy") == [15]
+    assert mirrored_negations(clause, "the service's health is fine") == []
+    assert mirrored_negations(clause, "it is healthy", own_text="healthy? The service is "
+                                                               "unhealthy") == []
+
+
+def test_suffix_negation_names_its_stem():
+    assert suffix_negated_base("passwordless") == "password"
+    assert suffix_negated_base("aimlessly") == "aim"
+    assert suffix_negated_base("bug-free") == "bug"
+    assert suffix_negated_base("handsfree") == "hands"
+    assert suffix_negated_base("regardless") is None
+    assert suffix_negated_base("unless") is None
+
+
+def test_words_match_by_inflection_irregular_ones_through_wordnet():
+    assert same_word("validated", "validates")
+    assert same_word("stopped", "stops")
+    assert not same_word("treated", "treatment")
+    assert not same_word("lost", "lose")
+    assert same_word("lost", "lose", wordnet=True)
+
+
+# --------------------------------------------------------------------------- hidden flips
+
+HIDDEN_FLIPS = [
+    # both texts are negated, but not in the same place
+    ("The audit is not the blocker, but the report does not show a regression.",
+     "The audit is not the blocker, but the report shows a regression."),
+    ("The offline mode cannot duplicate a draft on reconnect, a limitation shipped on purpose.",
+     "The offline mode never loses a draft, but it can duplicate one; we ship with that "
+     "limitation."),
+    ("The migration tool resumes after a crash, a known issue left unfixed.",
+     "The migration tool won't resume after a crash, and that's a known issue we won't fix."),
+    ("The proxy does not cache images, unlike the CDN.",
+     "The proxy does not cache images, like the CDN."),
+]
+
+
+@pytest.mark.parametrize(("statement", "quote"), HIDDEN_FLIPS)
+def test_a_flip_hidden_behind_another_negation_is_caught(statement, quote):
+    assert polarity_mismatch(statement, quote) is not None
+    assert polarity_mismatch(quote, statement) is not None
+
+
+def test_a_negated_context_clause_about_something_else_is_no_flip():
+    quote = "The offline mode never loses a draft, but it can duplicate one."
+    assert polarity_mismatch("The offline mode can duplicate a draft.", quote) is None
+    assert polarity_mismatch("The deploy is green.",
+                             "The job is not green, and the deploy is green.") is None
+
+
+def test_a_clause_set_aside_comes_back_as_the_closest_match_of_a_kept_one():
+    statement = ("Both reviewers rejected the patch at the sync, and no one in the room "
+                 "argued for it.")
+    quote = "Ana joined Bo in rejecting the patch, and nobody argued for it at the sync."
+    assert polarity_mismatch(statement, quote) is None
+
+
+# --------------------------------------------------------------------------- the parse
+
+def test_quote_negated_none_reads_the_words():
+    assert polarity_mismatch("The job is green.", "the job is not green",
+                             quote_negated=None) == polarity_mismatch("The job is green.",
+                                                                      "the job is not green")
+
+
+def test_a_parse_that_agrees_confirms_the_reading():
+    assert polarity_mismatch("The job is green.", "the job is not green",
+                             quote_negated=True) is not None
+    assert polarity_mismatch("The job is not green.", "the job is not green",
+                             quote_negated=True) is None
+    assert polarity_mismatch("The job is green.", "the job is green",
+                             quote_negated=False) is None
+
+
+def test_a_parse_without_a_negator_overrules_the_operators_it_would_mark():
+    # the parse saw no negator where the words read "not": the parse wins ...
+    assert polarity_mismatch("The job is green.", "the job is not green",
+                             quote_negated=False) is None
+    # ... but a parser does not mark verbal or lexical operators, so those stand
+    assert polarity_mismatch("The importer parses UTF-16.", "the importer fails to parse UTF-16",
+                             quote_negated=False) is not None
+    assert polarity_mismatch("The importer has a schema.", "the importer lacks a schema",
+                             quote_negated=False) is not None
+
+
+def test_a_parse_negator_the_words_missed_makes_the_quote_negated():
+    # a dialect negator no word list holds
+    assert polarity_mismatch("The job is not green.", "the job is nae green") is not None
+    assert polarity_mismatch("The job is not green.", "the job is nae green",
+                             quote_negated=True) is None
+    reason = polarity_mismatch("The job is green.", "the job is nae green", quote_negated=True)
+    assert reason is not None and "the parse" in reason
+
+
+def test_a_parse_reports_presence_so_the_words_keep_the_parity():
+    # "never fails to" holds two negators: the parse says negated, the parity says positive
+    assert polarity_mismatch("The job always runs.", "the job never fails to run",
+                             quote_negated=True) is None

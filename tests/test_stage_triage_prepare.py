@@ -307,7 +307,9 @@ def test_prepare_keeps_owned_fields_per_kind():
                             subject="staging", risk_weight="low"))
     fact = prepare_capture(text, CTX, extractor, SETTINGS).facts[0]
     assert fact.fields == {"scope": "build pipeline", "status_detail": "locked"}
-    assert {c["field"] for c in fact.meta["cleared_fields"]} == {"subject", "risk_weight"}
+    # a DECISION owns no subject column, but the subject it names is its subject key
+    assert {c["field"] for c in fact.meta["cleared_fields"]} == {"risk_weight"}
+    assert (fact.subject_key, fact.subject_source) == ("staging", "extractor")
 
 
 def test_prepare_clears_an_invalid_status_detail():
@@ -401,3 +403,30 @@ def test_prepare_normalises_statement_whitespace_and_keeps_supersedes():
     assert fact.statement == "Always write a failing test first."
     assert fact.supersedes is True
     assert fact.fields == {"earned_by": "the March regression"}
+
+
+def test_prepare_keeps_the_roles_and_clears_unusable_ones():
+    text = "alice: the payments api is not on postgres 16"
+    good = xf("The payments api is not on postgres 16.", "STATE",
+              quote="the payments api is not on postgres 16", predicate=" is  not ",
+              object="on postgres 16", asserter="alice", negated=True)
+    bad = xf("The payments api is not on postgres 16.", "EVENT",
+             quote="the payments api is not on postgres 16", predicate="x" * 401,
+             object=7, asserter="   ", negated="yes")
+    kept, cleared = prepare_capture(text, CTX, Scripted(good, bad), SETTINGS).facts
+    assert kept.roles == {"predicate": "is not", "object": "on postgres 16",
+                          "asserter": "alice", "negated": True}
+    assert cleared.roles == {}
+    assert {c["field"] for c in cleared.meta["cleared_fields"]} == {
+        "predicate", "object", "negated"}
+
+
+def test_a_speaker_is_never_a_topic():
+    text = "alice: payments-api is down\nbob: alice is on it"
+    fact = xf("payments-api is down.", "STATE", quote="payments-api is down",
+              topics=("alice", "payments-api", "p99", "v2"))
+    prepared = prepare_capture(text, CTX, Scripted(fact), SETTINGS).facts[0]
+    assert prepared.topics == ("payments-api",)
+    reasons = {d["topic"]: d["reason"] for d in prepared.meta["dropped_topics"]}
+    assert reasons["alice"].startswith("speaker name")
+    assert "percentile" in reasons["p99"] and "version" in reasons["v2"]

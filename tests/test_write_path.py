@@ -313,8 +313,9 @@ def test_per_kind_columns_land_and_foreign_ones_are_cleared(store):
     assert (written.scope, written.status_detail, written.trigger_predicate) == (
         "deploys", "locked", "the audit ends")
     assert written.subject is None and written.expected_lifetime is None
-    assert {c["field"] for c in written.meta["cleared_fields"]} == {"subject",
-                                                                     "expected_lifetime"}
+    # a DECISION stores no subject column; the subject it names is kept as its subject key
+    assert {c["field"] for c in written.meta["cleared_fields"]} == {"expected_lifetime"}
+    assert written.subject_key == "deploys"
 
 
 def test_state_lifetime_hint_is_stored_as_an_interval(store):

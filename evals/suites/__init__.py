@@ -1,6 +1,7 @@
 """Every eval suite; importing this package registers them all."""
 
 import evals.suites.conflict_precision  # noqa: F401  (registers conflict-precision)
+import evals.suites.extraction_yield  # noqa: F401  (registers extraction-yield)
 import evals.suites.locomo  # noqa: F401  (registers locomo-recall)
 import evals.suites.negation  # noqa: F401  (registers negation-identity)
 import evals.suites.shred  # noqa: F401  (registers shred)

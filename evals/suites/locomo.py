@@ -99,7 +99,10 @@ def run_locomo_recall(ctx: EvalContext, items: list[dict[str, Any]]) -> EvalOutc
                 context = ExtractionContext(source_type="utterance",
                                             source_ref=f"{sample}:{turn['dia_id']}",
                                             said_at=said_at)
-                prepared = prepare_capture(turn["text"], context, counting, ctx.settings)
+                # A turn is captured as its chat line, so the extractor knows its speaker
+                # ("I" is them) and the quote still comes from the turn's own words.
+                line = f"{turn['speaker']}: {turn['text']}" if turn.get("speaker") else turn["text"]
+                prepared = prepare_capture(line, context, counting, ctx.settings)
                 by_turn[(sample, turn["dia_id"])] = list(prepared.facts)
                 turns += 1
                 dropped += len(prepared.dropped)

@@ -26,7 +26,7 @@ from factstore.cli.formatting import to_jsonable
 from factstore.embedders import EMBEDDER_CHOICES, embedder_from_name
 from factstore.embedders.base import Embedder
 from factstore.errors import FactStoreError, InvalidInput
-from factstore.extractors import EXTRACTOR_CHOICES, extractor_from_name
+from factstore.extractors import DEFAULT_EXTRACTOR, EXTRACTOR_CHOICES, extractor_from_name
 from factstore.extractors.base import Extractor
 from factstore.store import Store
 
@@ -50,7 +50,7 @@ class GlobalOptions:
     dsn: str | None = None
     database: str | None = None
     embedder: str = "local"
-    extractor: str = "rules"
+    extractor: str = DEFAULT_EXTRACTOR
     json: bool = False
 
 
@@ -176,7 +176,7 @@ def _global_options(
     embedder: Annotated[str, typer.Option(
         help=f"Embedder: {' | '.join(EMBEDDER_CHOICES)}.")] = "local",
     extractor: Annotated[str, typer.Option(
-        help=f"Extractor: {' | '.join(EXTRACTOR_CHOICES)}.")] = "rules",
+        help=f"Extractor: {' | '.join(EXTRACTOR_CHOICES)}.")] = DEFAULT_EXTRACTOR,
     json_output: Annotated[bool, typer.Option(
         "--json", help="Machine-readable JSON output for every command.")] = False,
 ) -> None:

@@ -11,6 +11,7 @@ from factstore.extractors.base import ExtractedFact, ExtractionContext, Extracto
 from factstore.extractors.rules import RuleExtractor
 
 __all__ = [
+    "DEFAULT_EXTRACTOR",
     "EXTRACTOR_CHOICES",
     "ExtractedFact",
     "ExtractionContext",
@@ -19,11 +20,14 @@ __all__ = [
     "extractor_from_name",
 ]
 
-EXTRACTOR_CHOICES: tuple[str, ...] = ("rules", "ollama", "ollama:<model>")
+EXTRACTOR_CHOICES: tuple[str, ...] = ("parser", "rules", "ollama", "ollama:<model>")
+#: The offline default: the parser-based scribe (spaCy, loaded on first use).
+DEFAULT_EXTRACTOR = "parser"
 
 
 def extractor_from_name(spec: str) -> Extractor:
-    """Build an extractor from a short spec: 'rules' (the deterministic offline scribe),
+    """Build an extractor from a short spec: 'parser' (the default offline scribe, reading a
+    dependency parse), 'rules' (the cue-phrase scribe, no parser),
     'ollama' (the Ollama extractor's default model) or 'ollama:<model>'."""
     if not isinstance(spec, str):
         raise InvalidInput(
@@ -34,6 +38,10 @@ def extractor_from_name(spec: str) -> Extractor:
     lowered = cleaned.lower()
     if lowered in ("rules", RuleExtractor.name):
         return RuleExtractor()
+    if lowered in ("parser", "parser/v1"):
+        from factstore.extractors.parsed import ParserExtractor
+
+        return ParserExtractor()
     if lowered == "ollama" or (lowered.startswith("ollama:") and cleaned[7:].strip()):
         # Imported here so the rule scribe never pulls in the Ollama client.
         from factstore.extractors.ollama import OllamaExtractor

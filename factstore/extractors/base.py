@@ -40,6 +40,15 @@ class ExtractedFact:
     #: the capture says, in so many words, that this replaces a prior belief
     supersedes: bool = False
     meta: dict[str, object] = field(default_factory=dict)
+    #: the assertion's verb phrase ("moved", "prefers", "must run") and what it is about
+    #: beyond the subject ("payments-api to Postgres 16"); any kind may carry them
+    predicate: str | None = None
+    object: str | None = None
+    #: who asserted it: the chat turn's speaker ("I" resolves to them); None for prose
+    asserter: str | None = None
+    #: the quote is negated ("not", "no", "never", "without"), read from the parse; None
+    #: when the extractor does not say, and the polarity guard reads the words itself
+    negated: bool | None = None
 
 
 @runtime_checkable

@@ -3,12 +3,19 @@
 The call and the parse are separate on purpose: ``raw_call`` returns the model's raw answer
 (a replay/cassette layer can record and substitute it), and ``parse_extraction`` is a pure
 function from that answer to facts, so it can be tested and replayed without a server.
+
+A chat is asked about one turn at a time (:func:`factstore.extractors.turns.split_turns`): the
+model sees only that turn's text and is told who its speaker is, so a fact never spans two
+turns, its quote is a span of its own turn, and its ``asserter`` is that turn's speaker. Prose
+is one speakerless turn: one call, the whole text, no speaker.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -16,12 +23,24 @@ from typing import Any
 from factstore.embedders.ollama import resolve_host
 from factstore.errors import ExtractorError, InvalidInput
 from factstore.extractors.base import ExtractedFact, ExtractionContext
+from factstore.extractors.turns import Turn, split_turns
 from factstore.kinds import KIND_COLUMNS, PER_KIND_COLUMNS, STATUS_DETAILS, Kind
 from factstore.ollama_errors import ollama_errors
+from factstore.writepath.anchors import anchor_reason
 
 PROMPT_RESOURCE = "prompts/extract.txt"
 
 _NULLABLE_STRING: dict[str, Any] = {"type": ["string", "null"]}
+
+#: Asked on every fact, whatever its kind (``subject`` is also STATE's own column, so it is
+#: already among the per-kind columns of the schema).
+ROLE_FIELDS = ("subject", "predicate", "object", "negated")
+
+#: Why a topic naming one of the chat's speakers is dropped (recorded in meta["dropped_topics"]).
+SPEAKER_TOPIC_REASON = "speaker name"
+
+#: Joins a chat's per-turn prompts in ``prompt_for`` (the ASCII record separator).
+TURN_SEPARATOR = "\n\x1e\n"
 
 #: The JSON schema sent to Ollama as ``format``: constrained decoding makes the model answer
 #: in exactly this shape (the parser still checks, since not every server enforces it).
@@ -38,16 +57,21 @@ EXTRACTION_SCHEMA: dict[str, Any] = {
                     "quote": {"type": "string"},
                     "topics": {"type": "array", "items": {"type": "string"}},
                     **{column: dict(_NULLABLE_STRING) for column in PER_KIND_COLUMNS},
+                    "predicate": dict(_NULLABLE_STRING),
+                    "object": dict(_NULLABLE_STRING),
+                    "negated": {"type": ["boolean", "null"]},
                     "supersedes": {"type": "boolean"},
                 },
-                "required": ["statement", "kind", "quote"],
+                # The role fields are required so constrained decoding always answers them
+                # (null is an answer); the parser still accepts an item without them.
+                "required": ["statement", "kind", "quote", *ROLE_FIELDS],
             },
         }
     },
     "required": ["facts"],
 }
 
-_PLACEHOLDER = re.compile(r"\{(text|said_at|source_type)\}")
+_PLACEHOLDER = re.compile(r"\{(text|said_at|source_type|speaker)\}")
 _FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n(.*)\n\s*```\s*$", re.DOTALL)
 _TRUE = {"true", "yes", "1"}
 
@@ -58,8 +82,17 @@ def load_prompt_template() -> str:
     return resources.files("factstore.extractors").joinpath(PROMPT_RESOURCE).read_text("utf-8")
 
 
-def render_prompt(template: str, text: str, context: ExtractionContext) -> str:
-    """Fill {text}, {said_at} and {source_type} in one pass.
+def speaker_line(speaker: str | None) -> str:
+    """The prompt's speaker line for a chat turn ("" for prose, which has no speaker)."""
+    if not speaker:
+        return ""
+    return (f'The speaker is {speaker}. Write statements in the third person: "I" is '
+            f"{speaker}.\n")
+
+
+def render_prompt(template: str, text: str, context: ExtractionContext,
+                  speaker: str | None = None) -> str:
+    """Fill {text}, {said_at}, {source_type} and {speaker} in one pass.
 
     One regex pass (not str.format) because the template holds literal JSON braces, and so a
     capture that itself contains "{said_at}" is never substituted into.
@@ -68,6 +101,7 @@ def render_prompt(template: str, text: str, context: ExtractionContext) -> str:
         "text": text,
         "said_at": context.said_at.isoformat() if context.said_at else "unknown",
         "source_type": context.source_type or "unknown",
+        "speaker": speaker_line(speaker),
     }
     return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
 
@@ -98,6 +132,26 @@ def _clean_topics(value: object) -> tuple[str, ...]:
         if isinstance(topic, str) and topic.strip():
             seen.setdefault(topic.strip(), None)
     return tuple(seen)
+
+
+def _clean_role(item: dict[str, Any], name: str, dropped: list[str]) -> str | None:
+    """A role field (predicate, object) as a clean string, or None; unusable values are
+    recorded in ``dropped``."""
+    raw = item.get(name)
+    value = _clean_string(raw)
+    if value is None and raw is not None and not (isinstance(raw, str) and not raw.strip()):
+        dropped.append(name)
+    return value
+
+
+def _clean_negated(item: dict[str, Any], dropped: list[str]) -> bool | None:
+    """True/False as the model said it; null or missing is "not said"; anything else is
+    cleared (to None) and recorded, never guessed from a string."""
+    raw = item.get("negated")
+    if raw is None or isinstance(raw, bool):
+        return raw
+    dropped.append("negated")
+    return None
 
 
 def _clean_bool(value: object) -> bool:
@@ -132,7 +186,9 @@ def _parse_item(item: dict[str, Any]) -> ExtractedFact | str:
             if raw is not None and not (isinstance(raw, str) and not raw.strip()):
                 dropped.append(column)
             continue
-        if column not in owned:
+        # Any kind may name its subject: only STATE stores it as a column, but the write
+        # path reads ExtractedFact.subject as every fact's subject key, so it is kept.
+        if column not in owned and column != "subject":
             dropped.append(column)
             continue
         if column == "status_detail":
@@ -141,6 +197,9 @@ def _parse_item(item: dict[str, Any]) -> ExtractedFact | str:
                 dropped.append(column)
                 continue
         columns[column] = value
+    predicate = _clean_role(item, "predicate", dropped)
+    obj = _clean_role(item, "object", dropped)
+    negated = _clean_negated(item, dropped)
 
     meta: dict[str, object] = {}
     if dropped:
@@ -154,6 +213,9 @@ def _parse_item(item: dict[str, Any]) -> ExtractedFact | str:
         topics=_clean_topics(item.get("topics")),
         supersedes=_clean_bool(item.get("supersedes", False)),
         meta=meta,
+        predicate=predicate,
+        object=obj,
+        negated=negated,
         **columns,
     )
 
@@ -235,19 +297,32 @@ class OllamaExtractor:
     def __repr__(self) -> str:
         return f"OllamaExtractor(model={self.model!r}, host={self.host!r})"
 
-    def prompt_for(self, text: str, context: ExtractionContext) -> str:
-        """The exact prompt sent for this capture."""
-        return render_prompt(load_prompt_template(), text, context)
+    def turn_prompts(self, text: str, context: ExtractionContext) -> list[tuple[Turn, str]]:
+        """Each turn the model is asked about, with the exact prompt sent for it."""
+        template = load_prompt_template()
+        return [(turn, render_prompt(template, turn.text, context, turn.speaker))
+                for turn in _turns(text)]
 
-    def raw_call(self, text: str, context: ExtractionContext) -> str:
-        """Ask the model and return its raw answer (message content), unparsed."""
+    def prompt_for(self, text: str, context: ExtractionContext) -> str:
+        """The exact prompt sent for this capture: prose sends one; a chat sends one per turn,
+        and this is those prompts joined by TURN_SEPARATOR (so a cassette keyed on it changes
+        when any turn's prompt does)."""
+        prompts = [prompt for _, prompt in self.turn_prompts(text, context)]
+        if not prompts:  # blank text: no call is made, but the key still needs a prompt
+            return render_prompt(load_prompt_template(), text, context)
+        return TURN_SEPARATOR.join(prompts)
+
+    def raw_call(self, text: str, context: ExtractionContext, speaker: str | None = None) -> str:
+        """Ask the model about one text (prose, or a turn said by ``speaker``) and return its
+        raw answer (message content), unparsed."""
         with ollama_errors(ExtractorError, host=self.host, model=self.model,
                            timeout=self.timeout, doing="chat", answer="a chat response",
                            timeout_advice="raise timeout=..., use a smaller model, or shorten "
                                           "the capture"):
             response = self._client.chat(
                 model=self.model,
-                messages=[{"role": "user", "content": self.prompt_for(text, context)}],
+                messages=[{"role": "user", "content": render_prompt(
+                    load_prompt_template(), text, context, speaker)}],
                 format=EXTRACTION_SCHEMA,
                 options=self.options,
                 stream=False,
@@ -261,9 +336,103 @@ class OllamaExtractor:
             raise InvalidInput(f"extract() text must be a string, got {type(text).__name__}")
         context = context if context is not None else ExtractionContext()
         self.last_rejected = []
-        if not text.strip():
+        turns = _turns(text)
+        if not turns:
             # Nothing to assert; do not spend a model call on it.
             return []
-        facts, rejected = parse_extraction(self.raw_call(text, context))
+        chat = len(turns) > 1 or turns[0].speaker is not None
+        speakers = [turn.speaker for turn in turns if turn.speaker]
+        facts: list[ExtractedFact] = []
+        rejected: list[tuple[dict, str]] = []
+        for index, turn in enumerate(turns):
+            label = _turn_label(index, turn)
+            try:
+                turn_facts, turn_rejected = parse_extraction(
+                    self.raw_call(turn.text, context, speaker=turn.speaker))
+            except ExtractorError as exc:
+                if not chat:
+                    raise
+                raise ExtractorError(f"{label}: {exc}") from exc
+            rejected.extend((item, f"{label}: {reason}") if chat else (item, reason)
+                            for item, reason in turn_rejected)
+            for fact in turn_facts:
+                fitted = fit_to_turn(fact, turn, speakers, chat=chat)
+                if isinstance(fitted, str):
+                    rejected.append((dataclasses.asdict(fact), f"{label}: {fitted}"))
+                else:
+                    facts.append(fitted)
         self.last_rejected = rejected
         return facts
+
+
+def _turns(text: str) -> list[Turn]:
+    return [turn for turn in split_turns(text) if turn.text.strip()]
+
+
+def _turn_label(index: int, turn: Turn) -> str:
+    who = turn.speaker if turn.speaker else "no speaker"
+    return f"turn {index + 1} ({who})"
+
+
+def _fold(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def _prefix_pattern(speakers: Iterable[str]) -> re.Pattern[str] | None:
+    """Matches a leading "alice:" (optionally "[10:02] alice:") for any of the speakers."""
+    names = sorted({" ".join(s.split()) for s in speakers if s and s.strip()}, key=len,
+                   reverse=True)
+    if not names:
+        return None
+    alternatives = "|".join(r"\s+".join(map(re.escape, name.split())) for name in names)
+    return re.compile(r"^\s*(?:\[[^\]\n]{1,40}\]\s*)?(?:" + alternatives + r")\s*:\s*",
+                      re.IGNORECASE)
+
+
+def _unprefixed(value: str, pattern: re.Pattern[str] | None) -> str:
+    if pattern is None:
+        return value
+    return pattern.sub("", value, count=1).strip()
+
+
+def fit_to_turn(fact: ExtractedFact, turn: Turn, speakers: Iterable[str], *,
+                chat: bool = True) -> ExtractedFact | str:
+    """The fact as its turn asserts it, or the reason it is rejected.
+
+    The asserter is the turn's speaker; a leading speaker prefix ("alice: ...") is stripped
+    from statement, quote, subject and topics; a topic naming any speaker is dropped and
+    recorded in meta["dropped_topics"]. In a chat the quote must be a span of the turn's own
+    text (prose is left to the write path's anchor check against the whole capture).
+    """
+    speakers = [s for s in speakers if s]
+    pattern = _prefix_pattern(speakers)
+    voices = {_fold(s) for s in speakers}
+    statement = _unprefixed(fact.statement, pattern)
+    if not statement:
+        return "the statement is only a speaker prefix"
+    quote = _unprefixed(fact.quote, pattern)
+    if chat:
+        reason = anchor_reason(quote, turn.text)
+        if reason is not None:
+            return reason.replace("the source text", "the turn's own text", 1)
+    subject = fact.subject
+    if isinstance(subject, str):
+        subject = _unprefixed(subject, pattern) or None
+    meta = dict(fact.meta)
+    kept: dict[str, None] = {}
+    earlier = meta.get("dropped_topics")
+    dropped_topics: list[object] = list(earlier) if isinstance(earlier, list) else []
+    for topic in fact.topics:
+        cleaned = _unprefixed(topic, pattern)
+        if not cleaned:
+            continue
+        if _fold(cleaned) in voices:
+            dropped_topics.append({"topic": topic, "reason": SPEAKER_TOPIC_REASON})
+            continue
+        kept.setdefault(cleaned, None)
+    if dropped_topics:
+        meta["dropped_topics"] = dropped_topics
+    if chat:
+        meta["turn_span"] = [turn.start, turn.end]
+    return dataclasses.replace(fact, statement=statement, quote=quote, subject=subject,
+                               topics=tuple(kept), asserter=turn.speaker, meta=meta)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from factstore.errors import InvalidInput
 from factstore.extractors.base import ExtractedFact, ExtractionContext
+from factstore.extractors.turns import split_turns
 from factstore.kinds import Kind
 
 __all__ = ["KIND_PRECEDENCE", "RuleExtractor", "Sentence", "classify", "split_clauses",
@@ -581,15 +582,30 @@ def _subject(clause: _Clause) -> str | None:
 
 # Forms rewritten on their own; "I" and "we" also make the next verb agree ("I prefer" ->
 # "The user prefers").
-_PRONOUNS: dict[str, str] = {
-    "i'm": "the user is", "i've": "the user has", "i'd": "the user would",
-    "i'll": "the user will", "me": "the user", "myself": "the user", "my": "the user's",
-    "mine": "the user's",
-    "we're": "the team is", "we've": "the team has", "we'll": "the team will",
-    "we'd": "the team would", "our": "the team's", "ours": "the team's",
-    "ourselves": "the team", "let's": "the team will",
+_FIRST_PERSON: dict[str, str] = {
+    "i'm": "{u} is", "i've": "{u} has", "i'd": "{u} would", "i'll": "{u} will", "me": "{u}",
+    "myself": "{u}", "my": "{u}'s", "mine": "{u}'s",
 }
+_FIRST_PLURAL: dict[str, str] = {
+    "we're": "{t} is", "we've": "{t} has", "we'll": "{t} will", "we'd": "{t} would",
+    "our": "{t}'s", "ours": "{t}'s", "ourselves": "{t}", "let's": "{t} will",
+}
+_PRONOUNS: dict[str, str] = {k: v.format(u="the user") for k, v in _FIRST_PERSON.items()} | {
+    k: v.format(t="the team") for k, v in _FIRST_PLURAL.items()}
 _AGREEING_SUBJECTS = {"i": "the user", "we": "the team"}
+
+
+def _person_tables(user: str, team: str | None) -> tuple[dict[str, str], dict[str, str]]:
+    """The pronoun rewrites for a named asserter ("I" is ``user``); ``team`` None leaves
+    first-person plural as said (in a chat, "we" is not known to be a team)."""
+    if user == "the user" and team == "the team":
+        return _PRONOUNS, _AGREEING_SUBJECTS
+    pronouns = {k: v.format(u=user) for k, v in _FIRST_PERSON.items()}
+    agreeing = {"i": user}
+    if team is not None:
+        pronouns |= {k: v.format(t=team) for k, v in _FIRST_PLURAL.items()}
+        agreeing["we"] = team
+    return pronouns, agreeing
 # Words between a subject and its verb that are left alone ("I really prefer").
 _ADVERBS = frozenset((
     "really", "strongly", "much", "generally", "usually", "always", "never", "still", "also",
@@ -617,35 +633,37 @@ _INVARIANT_VERBS = frozenset((
 _WORD_PUNCT = re.compile(r"^([(\"'“‘\[]*)(.*?)([.,;:!?)\"'”’\]]*)$")
 
 
-def _third_person(text: str) -> str:
-    """Rewrite first person as 'the user' / 'the team', leaving paths and quotes untouched."""
+def _third_person(text: str, user: str = "the user", team: str | None = "the team") -> str:
+    """Rewrite first person as 'the user' / 'the team' (or a named speaker), leaving paths
+    and quotes untouched."""
     out: list[str] = []
     pos = 0
     protected = sorted(set(_locator_spans(text)) | {m.span() for m in _PROTECTED.finditer(text)})
     for start, end in protected:
         if start < pos:
             continue  # overlapping spans: the earlier one already covers it
-        out.append(_rewrite_persons(text[pos:start]))
+        out.append(_rewrite_persons(text[pos:start], user, team))
         out.append(text[start:end])
         pos = end
-    out.append(_rewrite_persons(text[pos:]))
+    out.append(_rewrite_persons(text[pos:], user, team))
     return "".join(out)
 
 
-def _rewrite_persons(text: str) -> str:
+def _rewrite_persons(text: str, user: str = "the user", team: str | None = "the team") -> str:
+    pronouns, agreeing_subjects = _person_tables(user, team)
     parts = re.split(r"(\s+)", text)
     agreeing: str | None = None  # set while the next verb must agree with 'the user/team'
     for index in range(0, len(parts), 2):
         lead, word, trail = _WORD_PUNCT.match(parts[index]).groups()  # type: ignore[union-attr]
         key = word.translate(_STRAIGHTEN).lower()
-        if key in _AGREEING_SUBJECTS:
-            parts[index] = lead + _AGREEING_SUBJECTS[key] + trail
+        if key in agreeing_subjects:
+            parts[index] = lead + agreeing_subjects[key] + trail
             agreeing = None if trail else key
-        elif key in _PRONOUNS:
-            parts[index] = lead + _PRONOUNS[key] + trail
+        elif key in pronouns:
+            parts[index] = lead + pronouns[key] + trail
             agreeing = None
-        elif word == "us":  # lowercase only: "US" is a country
-            parts[index] = lead + "the team" + trail
+        elif word == "us" and team is not None:  # lowercase only: "US" is a country
+            parts[index] = lead + team + trail
             agreeing = None
         elif agreeing is not None:
             if key in _ADVERBS or key.endswith("ly"):
@@ -671,9 +689,10 @@ def _agree(verb: str) -> str:
     return verb + "s"
 
 
-def _statement(clause: _Clause) -> str:
-    """Filler and labels trimmed, third person, capitalised, ending in one period."""
-    text = _third_person(clause.without_labels().text).strip()
+def _statement(clause: _Clause, speaker: str | None = None) -> str:
+    """Filler and labels trimmed, third person (a chat turn's "I" is its speaker),
+    capitalised, ending in one period."""
+    text = third_person(clause.without_labels().text, speaker).strip()
     text = text.rstrip(" ,;:").rstrip(_TERMINATORS).rstrip(" ,;:")
     first_word = text.split(maxsplit=1)[0] if text else ""
     # Capitalise prose, never an identifier: "sample-svc is green" keeps its spelling.
@@ -891,6 +910,14 @@ class RuleExtractor:
         captured_by = context.captured_by if context else None
         facts: list[ExtractedFact] = []
         pending_correction = False  # "Scratch that." marks the next fact as a replacement
+        # A chat is read turn by turn: no fact spans two turns, none quotes a speaker prefix.
+        for turn in split_turns(text):
+            pending_correction = self._turn(turn.text, turn.speaker, captured_by, facts,
+                                            pending_correction)
+        return facts
+
+    def _turn(self, text: str, speaker: str | None, captured_by: str | None,
+              facts: list[ExtractedFact], pending_correction: bool) -> bool:
         for sentence in split_sentences(text):
             clause = _Clause.of(sentence.text)
             if _STANDALONE_CORRECTION.match(clause.low):
@@ -903,18 +930,18 @@ class RuleExtractor:
             parts = ([(sentence.text, clause)] if len(spans) == 1 else
                      [(sentence.text[a:b], _Clause.of(sentence.text[a:b])) for a, b in spans])
             for quote, part in parts:
-                fact = self._fact(quote, part, captured_by, pending_correction)
+                fact = self._fact(quote, part, captured_by, pending_correction, speaker)
                 if fact is not None:
                     facts.append(fact)
                     pending_correction = False
-        return facts
+        return pending_correction
 
     def _fact(self, quote: str, clause: _Clause, captured_by: str | None,
-              corrected: bool) -> ExtractedFact | None:
+              corrected: bool, speaker: str | None = None) -> ExtractedFact | None:
         kind = _classify(clause)
         if kind is None:
             return None
-        statement = _statement(clause)
+        statement = _statement(clause, speaker)
         if not any(c.isalnum() for c in statement):
             return None  # nothing but a label ("Rule:")
         # Fields read the clause without its labels ("Actually, the API is ..." -> "API").
@@ -925,8 +952,48 @@ class RuleExtractor:
             quote=quote,
             topics=_topics(clause, fields.get("subject"), captured_by),
             supersedes=corrected or _any(SUPERSESSION_CUES, clause.low),
+            asserter=speaker,
             **fields,
         )
 
     def __repr__(self) -> str:
         return "RuleExtractor()"
+
+
+# --------------------------------------------------------------------------------------------
+# Shared with the parser extractor: the same field, person and topic rules
+# --------------------------------------------------------------------------------------------
+
+def kind_fields(kind: Kind, clause: str) -> dict[str, str | None]:
+    """The per-kind columns ``kind`` owns, read from one clause's own words."""
+    return _kind_fields(kind, _Clause.of(clause).without_labels())
+
+
+def third_person(text: str, speaker: str | None = None) -> str:
+    """First person rewritten: as the speaker in a chat turn, else as 'the user'/'the team'."""
+    return _third_person(text) if speaker is None else _third_person(text, speaker, None)
+
+
+def entity_topics(clause: str, captured_by: str | None = None) -> tuple[str, ...]:
+    """The clause's entity-shaped tokens (identifiers, names, dotted paths), in order."""
+    return _topics(_Clause.of(clause), None, captured_by)
+
+
+def cue_kind(clause: str) -> Kind | None:
+    """The kind a clause's cue phrases name (see :func:`classify`), labels included."""
+    return _classify(_Clause.of(clause))
+
+
+def clause_label_free(clause: str) -> str:
+    """The clause without leading filler and cue-bearing labels ('Rule:', 'Actually,')."""
+    return _Clause.of(clause).without_labels().text
+
+
+def is_correction_marker(sentence: str) -> bool:
+    """A sentence that only says the next claim replaces an earlier one ("Scratch that.")."""
+    return bool(_STANDALONE_CORRECTION.match(_Clause.of(sentence).low))
+
+
+def says_supersedes(clause: str) -> bool:
+    """The clause says, in so many words, that it replaces a prior belief."""
+    return _any(SUPERSESSION_CUES, _Clause.of(clause).low)

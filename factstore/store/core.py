@@ -129,15 +129,16 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
         under ``home`` (``$FACTSTORE_HOME``, default ``./.factstore``). ``database`` picks a
         database on that server (created if missing; default ``$FACTSTORE_DATABASE`` or
         ``factstore``). The embedder defaults to the local MiniLM model, the extractor to the
-        rule-based scribe, settings to ``Settings.from_env()``. ``user_id`` is whose ``me``
+        parser-based scribe (``parser/v1``), settings to ``Settings.from_env()``. ``user_id`` is whose ``me``
         timeline subjects mean (default ``$FACTSTORE_USER_ID`` or the OS user).
         """
         if embedder is None:
             from factstore.embedders.local import LocalEmbedder
             embedder = LocalEmbedder()
         if extractor is None:
-            from factstore.extractors.rules import RuleExtractor
-            extractor = RuleExtractor()
+            # the parser scribe loads spaCy on its first extraction, not here
+            from factstore.extractors.parsed import ParserExtractor
+            extractor = ParserExtractor()
         settings = settings or Settings.from_env()
         target = cls._target_dsn(dsn, home, database)
         _migrate_and_check(target, embedder)

@@ -445,6 +445,7 @@ def _insert(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str],
         "subject_source": fact.subject_source,
         "t_superseded": at if superseded_by is not None else None,
         **fact.fields,
+        **fact.roles,
     }
     query = sql.SQL("INSERT INTO facts ({}) VALUES ({}) RETURNING id").format(
         sql.SQL(", ").join(map(sql.Identifier, columns)),

@@ -13,7 +13,7 @@ FACT_COLUMNS = (
     "f.evidence_source_ref, f.evidence_captured_by, f.document_id, f.t_said, f.t_captured, "
     "f.t_last_verified, f.t_superseded, f.supersedes, f.superseded_by, f.scope, f.status_detail, "
     "f.trigger_predicate, f.risk_weight, f.earned_by, f.subject, f.expected_lifetime, f.meta, "
-    "f.subject_key, f.extracted_by, "
+    "f.subject_key, f.extracted_by, f.predicate, f.object, f.asserter, f.negated, "
     "(SELECT count(DISTINCT d.lineage) FROM evidence e JOIN documents d ON d.id = e.document_id "
     " WHERE e.fact_id = f.id AND e.stance = 'supports') AS support_count"
 )
@@ -48,6 +48,10 @@ def fact_from_row(row: dict[str, Any]) -> Fact:
         support_count=int(row.get("support_count") or 0),
         subject_key=row.get("subject_key"),
         extracted_by=row.get("extracted_by"),
+        predicate=row.get("predicate"),
+        object=row.get("object"),
+        asserter=row.get("asserter"),
+        negated=row.get("negated"),
     )
 
 

@@ -3,64 +3,112 @@
 Seed 000 §7 records the "fact 74" incident: a fact written with its polarity flipped
 ("sample-svc is not green" stored as "sample-svc is green"). The quote is verbatim, the
 statement is the model's paraphrase, so comparing the two catches the inversion in code.
+:func:`polarity_mismatch` returns the reason for a flip, or None. It reads words only (no
+parse, no model), so it works for any extractor; a caller that has a parse may pass
+``quote_negated`` (see *The parse* below).
 
-The model, in three layers:
+The model, in four layers:
 
 1. **Operators.** :func:`negation_cues` finds negation operators: ``not``, ``n't``, ``no``
    (as a determiner: "no exceptions", "no longer"), ``never``, ``none``, ``nobody``,
    ``nothing``, ``nowhere``, ``neither``, ``nor`` (only when it opens its own negation),
    ``without``, ``cannot``, ``lack(s)``, and ``fails to`` / ``unable to`` / ``refuses to``.
    Whole tokens only, so *know*, *note*, *node*, *none-such*, *no-op* never count. Idioms that
-   contain an operator but do not negate the proposition are skipped: "not only ... (but
-   also)", "no doubt", "no matter", "whether or not", "can't stand" (a verb meaning
+   contain an operator but do not negate the proposition are skipped: "not only ... but
+   also", "no doubt", "no matter", "whether or not", "can't stand" (a verb meaning
    *dislike*), tag questions ("..., isn't it?") and an interjected "No," are examples; see
-   :data:`NON_NEGATING_PHRASES`.
-2. **Clauses.** A text is cut into clauses at sentence punctuation, semicolons, colons, dashes
-   and contrastive conjunctions (*but*, *whereas*, *although*). Inside a clause operators
-   nest, so parity decides: "never not run" is positive. Across clauses negations coordinate
-   rather than nest, so a text is *negated* when any of its clauses has odd parity ("neither
-   A nor B" and "not A, and not B" are both negated).
+   :data:`NON_NEGATING_PHRASES`. A "not" right after a comma is a contrast ("against a copy,
+   not the live replica") unless it opens a participle phrase ("ran for an hour, not
+   finishing the backfill"); "decided against" negates like "decided not to".
+2. **Clauses and stretches.** A text is cut into clauses at sentence punctuation,
+   semicolons, colons, dashes and contrastive conjunctions (*but*, *whereas*, *although*),
+   and a clause into stretches at commas, *and*, *or* and *because*. Inside a stretch
+   operators nest, so parity decides: "never not run" is positive. Across stretches and
+   clauses negations coordinate rather than nest ("nobody was paged and nobody noticed",
+   "does not resume, a known issue left unfixed", "unable to start because it could not pull
+   the image"), so a text is *negated* when any of its stretches has odd parity.
 3. **Alignment.** A quote often says more than its statement ("the job is green, but the
    deploy is not"). Clauses of one side whose content words mostly do not occur on the other
-   side are set aside before comparing, unless that leaves nothing. Content-free clauses
-   ("No, it isn't") always stay: they are ellipses of the clause before them.
+   side are set aside before comparing, unless that leaves nothing; a set-aside clause comes
+   back when it is the closest match of a clause the other side kept (the negated clause of
+   a loose paraphrase, whose words the other side spread over two clauses). Content-free
+   clauses ("No, it isn't") always stay: they are ellipses of the clause before them.
+4. **Hidden flips.** Two texts can both be negated and still disagree: "the audit is not the
+   blocker, but the report shows a regression" against "... but the report does not show a
+   regression". So
+   stretches are also compared pairwise: when a negated stretch on one side and a positive
+   one on the other say the same thing (one's content words all occur in the other, and the
+   word an operator governs -- its *focus*, "show" in "does not show" -- is among them), and
+   neither has a partner of its own polarity on the other side, that is an inversion too.
 
-Lexical negation, in two tiers. A prefix-negated word whose base the other side says counts
-as an operator: "unhealthy" against "healthy", "dislikes" against "like" (so "not unhealthy"
-equals "healthy", and "dislikes" equals "does not like"). Other lexical negatives the other
-side does not say -- :data:`IMPLICIT_NEGATIVES` ("missing", "gap", "skips", "stopped"),
-:data:`LITOTES_VERBS` ("drop", "object to"), "zero" against "no" -- count only as a fallback
-that can excuse a difference, never raise one: "found zero broken links" agrees with "found
-no broken links", "doesn't dislike tabs" with "is fine with tabs", while "the importer skips
-UTF-16" is not flagged against a paraphrase that says "passes over".
+Lexical negation, in three tiers; each counts as an operator only against what the other
+side says, so none of them can excuse a flip of the very word it is read against:
 
-Inside a clause, operators nest only within one comma-free stretch: "does not resume, a known
-issue left unfixed" is two coordinated negations, not a double negation.
+- **Mirrored prefix and suffix negation** counts in the comparison: a word the other side
+  says with a negative prefix or suffix ("unhealthy" against "healthy", "dislikes" against
+  "like", "passwordless" against "no password", "bug-free" against "without bugs") is an
+  operator, so "not unhealthy" equals "healthy". The other side must say the base word
+  itself (an inflection of it): "unhealthy" is not mirrored by "health", nor "unvalidated"
+  by "validation"; and a base this side also says ("the first canary was unsuccessful, the
+  second successful") mirrors nothing.
+- **Antonyms** (WordNet 3.0, :mod:`factstore.antonyms`): when the sides disagree, a word on
+  a positive stretch that is an opposite of the focus of a negation on the other side counts
+  as an operator: "not homogeneous" equals "heterogeneous", "not fat" equals "thin" (or, by
+  adjective cluster, "skinny"), "didn't pass" and "didn't succeed" equal "failed". The focus
+  must not occur on the antonym's side and the antonym not on the negated side, so "not fat"
+  against "fat" stays an inversion, and "fat" against "not thin" is a restatement. Only the
+  pairs that disagree somewhere (overall or in a stretch) consult WordNet, so agreeing
+  pairs never load it.
+- **Other lexical negatives** the other side does not say -- :data:`IMPLICIT_NEGATIVES`
+  ("missing", "gap", "skips", "stopped", "refrained"), "left out", "free of", "too old to",
+  prefix negatives WordNet confirms ("unclear", "illiterate", "unauthorized": WordNet lists
+  the base as their antonym), :data:`LITOTES_VERBS` ("drop", "object to"), "zero" against
+  "no" -- count only as a fallback that can excuse a difference, never raise one: "found zero
+  broken links" agrees with "found no broken links", "doesn't dislike tabs" with "is fine
+  with tabs", "is unclear" with "is not known", "too old to boot" with "cannot boot".
+  Words are compared by inflection, irregular forms included ("did not lose" is the
+  negation of "lost", not a litotes).
 
-A "not" right after a comma is a contrast, not a negation of the clause ("against a copy, not
-the live replica"); "decided against" negates like "decided not to".
+The parse. ``polarity_mismatch(statement, quote, quote_negated=...)`` takes the extractor
+parser's reading of the quote: True when the parse found a negator in it, False when not.
+It reports presence, not parity, and it sees scope and idioms that word lists miss, so it
+is used where it is the better witness and nowhere else:
+
+- it agrees with the words (a negator found by both, or by neither): nothing changes;
+- False while the words found operators: the operators a parser marks as negation (``not``,
+  ``n't``, ``no``, ``never``, ``without``, ... see :data:`PARSED_OPERATORS`) are read as the
+  parse reads them, i.e. set aside; lexical and verbal ones it does not mark ("lacks",
+  "fails to", "decided against") stand;
+- True while the words found no operator anywhere in the quote: the quote counts as
+  negated (a negator the word lists do not know);
+- True while the words found operators whose parity cancels ("never fails to"): the words
+  stand, since parity is finer than presence.
 
 Limitations: negation scope is not parsed, so two coordinated flips ("A is not green and B
-is red" against "A is green and B is not red") cancel out, and a negated context clause
-about the same subject ("the offline mode never loses a draft, but it can duplicate one")
-counts against a statement of the other clause; an inversion through an antonym ("keep" /
-"drop") changes no operator and is left to the difference detector; an unmatched lexical
-negative can excuse a real inversion next to it; "hardly", "rarely" and "barely" are not
-operators; sarcasm and quoted speech are read literally.
+is red" against "A is green and B is not red") cancel out unless a hidden flip pairs them;
+an inversion through an antonym ("keep" / "drop") changes no operator and is left to the
+difference detector; an unmatched lexical negative can excuse a real inversion next to it;
+a comma between two adjectives ("no quick, unreviewed merges") still starts a
+stretch; "hardly", "rarely" and "barely" are not operators; paraphrases that need world
+knowledge ("not welcome" / "resented", "could not finish alone" / "needed help") are flagged;
+sarcasm and quoted speech are read literally.
 """
 
 from __future__ import annotations
 
+import bisect
+import dataclasses
 import functools
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 __all__ = [
     "IMPLICIT_NEGATIVES",
     "LITOTES_VERBS",
     "NON_NEGATING_PHRASES",
+    "PARSED_OPERATORS",
     "Clause",
     "Cue",
     "aligned_clauses",
@@ -74,7 +122,9 @@ __all__ = [
     "polarity_mismatch",
     "prefix_negated_base",
     "same_stem",
+    "same_word",
     "split_clauses",
+    "suffix_negated_base",
 ]
 
 # --------------------------------------------------------------------------------------------
@@ -92,6 +142,13 @@ BARE_CONTRACTIONS: frozenset[str] = frozenset((
     "dont", "doesnt", "didnt", "isnt", "arent", "wasnt", "werent", "havent", "hasnt", "hadnt",
     "wouldnt", "shouldnt", "couldnt", "mustnt", "aint", "neednt",
 ))
+#: Operators a dependency parser marks as negation (``neg`` and the negative determiners and
+#: pronouns); the rest ("lacks", "fails to", "decided against") are lexical or verbal, which
+#: a parse does not report. ``n't`` forms and bare contractions count as well.
+PARSED_OPERATORS: frozenset[str] = frozenset((
+    "not", "no", "never", "none", "nobody", "nothing", "nowhere", "neither", "nor", "no-one",
+    "noone", "cannot", "without",
+))
 #: "decided against X" is "decided not to X".
 AGAINST_VERBS: frozenset[str] = frozenset((
     "decided", "decide", "decides", "opted", "opt", "opts", "voted", "vote", "votes", "chose",
@@ -108,9 +165,9 @@ INTERJECTION_FOLLOWERS: frozenset[str] = frozenset((
     "that", "that's", "this", "there", "the", "a", "an", "not", "wait", "sorry", "thanks",
 ))
 #: Phrases that contain an operator but do not negate the proposition. Matched as whole
-#: tokens separated only by whitespace; the whole phrase is skipped.
+#: tokens separated only by whitespace; the whole phrase is skipped. ("not only" is not
+#: listed: it is an idiom only when "but" or "also" follows, see ``_NOT_JUST``.)
 NON_NEGATING_PHRASES: tuple[tuple[str, ...], ...] = (
-    ("not", "only"),
     ("not", "to", "mention"),
     ("not", "least"),
     ("no", "doubt"),
@@ -136,8 +193,9 @@ NON_NEGATING_PHRASES: tuple[tuple[str, ...], ...] = (
     ("can't", "help"),
     ("couldn't", "help"),
 )
-#: "not just X but Y" asserts X; these count only when no "but"/"also" follows.
-_NOT_JUST = frozenset(("just", "merely", "simply"))
+#: "not only X but (also) Y" asserts X; so do "not just", "not merely", "not simply". Without
+#: a "but" or "also" after it, "not only one God" is a plain negation.
+_NOT_JUST = frozenset(("only", "just", "merely", "simply"))
 #: Pronouns a tag question ends with ("..., isn't it?").
 _TAG_PRONOUNS = frozenset(("it", "they", "we", "you", "he", "she", "i", "there", "that"))
 
@@ -149,7 +207,19 @@ IMPLICIT_NEGATIVES: frozenset[str] = frozenset((
     "ignore", "ignores", "ignored", "ignoring", "exclude", "excludes", "excluded", "excluding",
     # "stopped retrying" says what "no longer retries" says
     "stop", "stops", "stopped", "stopping", "cease", "ceases", "ceased", "quit", "quits",
+    # "refrained from posting" says what "has not posted" says
+    "refrain", "refrains", "refrained", "refraining", "abstain", "abstains", "abstained",
+    "abstaining",
 ))
+#: Phrasal verbs of omission: "left out the binary fields" says "kept no binary fields", as
+#: "omitted" would.
+_PHRASAL_NEGATIVES: tuple[tuple[frozenset[str], str], ...] = (
+    (frozenset(("leave", "leaves", "left", "leaving")), "out"),
+    (frozenset(("rule", "rules", "ruled", "ruling")), "out"),
+)
+#: "free" negates what it governs in "free of X" / "free from X" ("stays free of network
+#: access" = "cannot have any network access").
+_FREE_OF = ("free", frozenset(("of", "from")))
 #: "zero" and "0" stand for a quantifier negation only: "found zero broken links" = "found no
 #: broken links", but "imported with zero errors" is not "was not imported".
 ZERO_WORDS: frozenset[str] = frozenset(("zero", "0"))
@@ -168,8 +238,12 @@ LITOTES_VERBS: frozenset[str] = frozenset((
 NEGATIVE_PREFIXES: tuple[tuple[str, int], ...] = (
     ("non-", 3), ("non", 4), ("un", 4), ("dis", 4), ("in", 5), ("im", 5), ("il", 5), ("ir", 5),
 )
-#: Suffixes that negate their stem ("passwordless", "bug-free").
-NEGATIVE_SUFFIXES: tuple[str, ...] = ("less", "-free")
+#: Suffixes that negate their stem ("passwordless", "bug-free", "handsfree"), and the
+#: shortest stem each takes.
+NEGATIVE_SUFFIXES: tuple[tuple[str, int], ...] = (("less", 3), ("-free", 2), ("free", 4))
+#: Connectives that look prefix- or suffix-negated ("non" + "etheless", "regard" + "less")
+#: but negate nothing.
+_CONNECTIVES = frozenset(("regardless", "nevertheless", "nonetheless", "unless", "nonstop"))
 
 #: Words that carry no content for alignment (the operators are excluded separately).
 FUNCTION_WORDS: frozenset[str] = frozenset((
@@ -197,12 +271,17 @@ _CLAUSE_BREAK = re.compile(
     r"[.;:!?…]+(?=\s|$)|;|[\u2014\u2013]|\s-{1,2}\s|,\s*(?:and|or|so|while)\b"
     r"|(?<!nothing )(?<!anything )\bbut\b|\b(?:whereas|although|though|however)\b"
 )
+# Stretch boundaries inside a clause: operators on either side coordinate, never nest.
+_STRETCH_BREAK = re.compile(r",|\b(?:and|or|because)\b")
 _RESOLVER = re.compile(r"\b(?:but|also)\b")
 
 
+@functools.lru_cache(maxsize=16384)
 def _fold(text: str) -> str:
     """Lowercase with straight quotes, character for character, so indices stay aligned."""
     straight = text.translate(_STRAIGHTEN)
+    if straight.isascii():
+        return straight.lower()
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in straight)
 
 
@@ -217,6 +296,12 @@ def _tokens(folded: str, start: int = 0, end: int | None = None) -> list[_Token]
     stop = len(folded) if end is None else end
     return [_Token(m.group(), m.start(), m.end())
             for m in _TOKEN.finditer(folded, start, stop)]
+
+
+@functools.lru_cache(maxsize=8192)
+def _stretch_breaks(text: str) -> tuple[int, ...]:
+    """Offsets in a clause's text where a new stretch begins (see the module docstring)."""
+    return tuple(m.start() for m in _STRETCH_BREAK.finditer(_fold(text)))
 
 
 @dataclass(frozen=True)
@@ -239,8 +324,9 @@ class Clause:
     cues: tuple[Cue, ...]
 
     def stretch(self, position: int) -> int:
-        """Which comma-separated stretch of the clause a position falls in."""
-        return self.text.count(",", 0, max(0, position - self.start))
+        """Which stretch of the clause a position falls in (stretches are cut at commas and at
+        *and*, *or*, *because*)."""
+        return bisect.bisect_left(_stretch_breaks(self.text), max(0, position - self.start))
 
     def _counts(self, extra: Iterable[int], removed: Iterable[int]) -> Counter[int]:
         gone = set(removed)
@@ -252,9 +338,9 @@ class Clause:
         """Whether the clause is negated, with operators added at ``extra`` positions and the
         cues at ``removed`` positions ignored.
 
-        Operators in one comma-free stretch nest, so an even number cancels out ("never fails
-        to run"); stretches coordinate ("does not resume, a known issue left unfixed"), so the
-        clause is negated when any stretch is.
+        Operators in one stretch nest, so an even number cancels out ("never fails to run");
+        stretches coordinate ("does not resume, a known issue left unfixed"), so the clause
+        is negated when any stretch is.
         """
         return any(n % 2 for n in self._counts(extra, removed).values())
 
@@ -311,12 +397,23 @@ def _is_tag_question(folded: str, tokens: Sequence[_Token], i: int) -> bool:
             and (after == "" or after.startswith("?")))
 
 
+def _opens_participle_phrase(folded: str, tokens: Sequence[_Token], i: int) -> bool:
+    """', not finishing the backfill', ', not retried by the scheduler': a negated
+    participle with words of its own after it. A bare ', not repaired.' is a contrast like
+    ', not a tag'."""
+    if not _joined(folded, tokens, i, 2) or i + 2 >= len(tokens):
+        return False
+    word = tokens[i + 1].text
+    return (len(word) > 4 and word.endswith(("ing", "ed"))
+            and "," not in folded[tokens[i + 1].end:tokens[i + 2].start])
+
+
 def _is_operator(folded: str, tokens: Sequence[_Token], i: int, seen: int) -> bool:
     """Whether token i negates; ``seen`` counts operators earlier in the same clause."""
     word = tokens[i].text
     if word == "not" and i > 0 and "," in folded[tokens[i - 1].end:tokens[i].start]:
         # "against a copy, not the live replica": a contrast, the clause itself is positive.
-        return False
+        return _opens_participle_phrase(folded, tokens, i)
     if word in SINGLE_OPERATORS or word in BARE_CONTRACTIONS:
         return True
     if word.endswith("n't"):
@@ -356,6 +453,12 @@ def _clause_cues(text: str, folded: str, start: int, end: int) -> tuple[Cue, ...
             cues.append(Cue(token.start, token.end, token.text, _context(text, tokens, i)))
         i += 1
     return tuple(cues)
+
+
+def _parsed_kind(operator: str) -> bool:
+    """Whether a parser marks this operator as negation (see :data:`PARSED_OPERATORS`)."""
+    return (operator in PARSED_OPERATORS or operator in BARE_CONTRACTIONS
+            or operator.endswith("n't"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -401,17 +504,33 @@ def is_negated(clauses: Iterable[Clause]) -> bool:
 
 
 # --------------------------------------------------------------------------------------------
-# Alignment: compare the clauses the two sides share
+# Words: content, stems and inflections
 # --------------------------------------------------------------------------------------------
 
-def _content_words(text: str) -> list[str]:
+#: Quantifiers and correlatives that carry no content here ("both the API and the worker"
+#: against "neither the API nor the worker").
+_CORRELATIVES = frozenset(("nor", "both", "either"))
+
+
+def _is_content(word: str) -> bool:
+    return (word not in FUNCTION_WORDS and word not in SINGLE_OPERATORS and word != "no"
+            and word not in _CORRELATIVES and not word.endswith("n't")
+            and word not in BARE_CONTRACTIONS)
+
+
+@functools.lru_cache(maxsize=16384)
+def _content_words(text: str) -> tuple[str, ...]:
     words = []
     for token in _tokens(_fold(text)):
         word = token.text.removesuffix("'s")
-        if (word not in FUNCTION_WORDS and word not in SINGLE_OPERATORS and word != "no"
-                and not word.endswith("n't") and word not in BARE_CONTRACTIONS):
+        if _is_content(word):
             words.append(word)
-    return words
+    return tuple(words)
+
+
+@functools.lru_cache(maxsize=16384)
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(t.text for t in _tokens(_fold(text)))
 
 
 def same_stem(a: str, b: str) -> bool:
@@ -429,8 +548,108 @@ def same_stem(a: str, b: str) -> bool:
     return common >= min(5, shortest)
 
 
-def _shares(word: str, others: Iterable[str]) -> bool:
-    return any(same_stem(word, other) for other in others)
+@functools.lru_cache(maxsize=16384)
+def _root(word: str) -> str:
+    """The word without its regular inflection: 'likes'/'liked'/'liking' -> 'lik',
+    'passes'/'pass' -> 'pass', 'stopped' -> 'stop'. Derivations stay apart ('validation')."""
+    w = word.removesuffix("'s")
+    if w.endswith(("ies", "ied")) and len(w) > 4:
+        return w[:-3] + "y"
+    for suffix in ("ing", "ed"):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            w = w[:-len(suffix)]
+            if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "slzf":
+                w = w[:-1]  # "stopped", "running"
+            return w.removesuffix("e")
+    if w.endswith("es") and w[:-2].endswith(("s", "x", "z", "ch", "sh")) and len(w) > 4:
+        w = w[:-2]
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3:
+        w = w[:-1]
+    return w.removesuffix("e")
+
+
+@functools.lru_cache(maxsize=16384)
+def _lemma_set(word: str) -> frozenset[str]:
+    """WordNet's lemmas of a word, irregular forms included ('lost' -> 'lose'). Loads the
+    WordNet table on first use, so only the slow paths call it."""
+    from factstore.antonyms import lemmas  # lazy: the table takes about a second to build
+
+    return frozenset(lemmas(word))
+
+
+def same_word(a: str, b: str, *, wordnet: bool = False) -> bool:
+    """The same word up to inflection ('validated'/'validates'); with ``wordnet``, irregular
+    inflections too ('lost'/'lose', 'went'/'go')."""
+    if a == b or _root(a) == _root(b):
+        return True
+    return wordnet and a.isalpha() and b.isalpha() and bool(_lemma_set(a) & _lemma_set(b))
+
+
+def _said(word: str, others: Iterable[str], *, wordnet: bool = False) -> bool:
+    """Whether the other side says this word (a shared stem, or the same word inflected)."""
+    return any(same_stem(word, other) or same_word(word, other, wordnet=wordnet)
+               for other in others)
+
+
+def _inflects(word: str, others: Iterable[str]) -> bool:
+    """Whether the other side says this very word, in any inflection."""
+    return any(same_word(word, other, wordnet=True) for other in others)
+
+
+# --------------------------------------------------------------------------------------------
+# Prefix and suffix negation
+# --------------------------------------------------------------------------------------------
+
+def prefix_negated_base(word: str) -> str | None:
+    """'unhealthy' -> 'healthy', 'non-blocking' -> 'blocking'; None when not prefix-negated.
+
+    Adverbs ('unfortunately', 'unexpectedly') comment on a clause rather than negate it.
+    """
+    if word.endswith("ly") or word in _CONNECTIVES:
+        return None
+    for prefix, shortest_base in NEGATIVE_PREFIXES:
+        if word.startswith(prefix) and len(word) - len(prefix) >= shortest_base:
+            return word[len(prefix):].lstrip("-")
+    return None
+
+
+def suffix_negated_base(word: str) -> str | None:
+    """'passwordless' -> 'password', 'aimlessly' -> 'aim', 'bug-free' -> 'bug',
+    'handsfree' -> 'hands'; None when the word does not negate a stem."""
+    stem = word.removesuffix("ly") if word.endswith("lessly") else word
+    if stem in _CONNECTIVES:
+        return None
+    for suffix, shortest in NEGATIVE_SUFFIXES:
+        if stem.endswith(suffix) and len(stem) - len(suffix) >= shortest:
+            return stem[:-len(suffix)].rstrip("-")
+    return None
+
+
+def _suffix_negated(word: str) -> bool:
+    """'passwordless', 'bug-free'."""
+    return suffix_negated_base(word) is not None
+
+
+@functools.lru_cache(maxsize=16384)
+def _negated_base(word: str) -> str | None:
+    return prefix_negated_base(word) or suffix_negated_base(word)
+
+
+def _base_said(word: str, others: Iterable[str]) -> bool:
+    """A prefix- or suffix-negated word whose base the other side says (inflected or not)."""
+    base = _negated_base(word)
+    return base is not None and any(same_word(base, other) for other in others)
+
+
+# --------------------------------------------------------------------------------------------
+# Alignment: compare the clauses the two sides share
+# --------------------------------------------------------------------------------------------
+
+def _aligned_word(word: str, others: Sequence[str]) -> bool:
+    """A word speaks to the other side when the other side says it, its base, or its
+    negated form ('unsuccessful' and 'successful' speak to each other)."""
+    return (_said(word, others) or _base_said(word, others)
+            or any(_base_said(other, (word,)) for other in others))
 
 
 # A clause is kept for the comparison when more than this share of its content words occur
@@ -443,7 +662,7 @@ def _share(clause: Clause, other: Sequence[str]) -> float | None:
     words = _content_words(clause.text)
     if not words:
         return None
-    return sum(_shares(w, other) for w in words) / len(words)
+    return sum(_aligned_word(w, other) for w in words) / len(words)
 
 
 def aligned_clauses(clauses: Sequence[Clause], other_text: str) -> tuple[Clause, ...]:
@@ -466,42 +685,69 @@ def aligned_clauses(clauses: Sequence[Clause], other_text: str) -> tuple[Clause,
                  if s is None or s == best or s > _ALIGNED_SHARE)
 
 
+def _overlap(a: Sequence[str], b: Sequence[str]) -> float:
+    """Jaccard overlap of two clauses' content words (matched by stem or inflection)."""
+    if not a or not b:
+        return 0.0
+    shared = sum(_aligned_word(w, b) for w in a)
+    return shared / (len(a) + len(b) - shared)
+
+
+def _closest(clause: Clause, candidates: Sequence[Clause]) -> Clause | None:
+    words = _content_words(clause.text)
+    scored = [(_overlap(_content_words(c.text), words), i) for i, c in enumerate(candidates)]
+    best = max(scored, default=(0.0, -1))
+    return candidates[best[1]] if best[0] > 0 else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _aligned_pair(a: str, b: str) -> tuple[tuple[Clause, ...], tuple[Clause, ...]]:
+    """Both sides' aligned clauses. A clause set aside on one side comes back when it is the
+    closest match of a clause the other side kept: "no one in the room argued for it" shares
+    only half its words with "nobody argued for it at the sync" (the other clause took "the
+    sync"), but nothing on its side matches that clause better."""
+    all_a, all_b = split_clauses(a), split_clauses(b)
+    kept_a, kept_b = aligned_clauses(all_a, b), aligned_clauses(all_b, a)
+
+    def restored(every: Sequence[Clause], kept: Sequence[Clause],
+                 other_kept: Sequence[Clause]) -> tuple[Clause, ...]:
+        wanted = set(kept) | {c for c in (_closest(o, every) for o in other_kept) if c}
+        return tuple(c for c in every if c in wanted)
+
+    return restored(all_a, kept_a, kept_b), restored(all_b, kept_b, kept_a)
+
+
 # --------------------------------------------------------------------------------------------
 # Lexical negation
 # --------------------------------------------------------------------------------------------
 
-def prefix_negated_base(word: str) -> str | None:
-    """'unhealthy' -> 'healthy', 'non-blocking' -> 'blocking'; None when not prefix-negated.
-
-    Adverbs ('unfortunately', 'unexpectedly') comment on a clause rather than negate it.
-    """
-    if word.endswith("ly"):
-        return None
-    for prefix, shortest_base in NEGATIVE_PREFIXES:
-        if word.startswith(prefix) and len(word) - len(prefix) >= shortest_base:
-            return word[len(prefix):].lstrip("-")
-    return None
-
-
-def _words(text: str) -> list[str]:
-    return [t.text for t in _tokens(_fold(text))]
-
-
-def _clause_tokens(clause: Clause) -> list[_Token]:
+@functools.lru_cache(maxsize=16384)
+def _clause_tokens(clause: Clause) -> tuple[_Token, ...]:
     """The clause's tokens with positions in the whole text; its operators left out."""
     cue_starts = {c.start for c in clause.cues}
-    return [_Token(t.text, clause.start + t.start, clause.start + t.end)
-            for t in _tokens(_fold(clause.text)) if clause.start + t.start not in cue_starts]
+    return tuple(_Token(t.text, clause.start + t.start, clause.start + t.end)
+                 for t in _tokens(_fold(clause.text)) if clause.start + t.start not in cue_starts)
 
 
-def mirrored_negations(clause: Clause, other_text: str) -> list[int]:
-    """Positions of prefix-negated words whose base the other side says ('unhealthy' against
-    'healthy'). Each negates exactly what the other side asserts: an operator."""
+def mirrored_negations(clause: Clause, other_text: str, own_text: str | None = None
+                       ) -> list[int]:
+    """Positions of prefix- or suffix-negated words whose base the other side says
+    ('unhealthy' against 'healthy', 'shirtless' against 'no shirt'). Each negates exactly
+    what the other side asserts: an operator.
+
+    The other side must say the base word itself, inflected or not ('unhealthy' is not
+    mirrored by 'health'), and not the negated word too. With ``own_text``, a base this side
+    says elsewhere mirrors nothing ('the first canary was unsuccessful, the second
+    successful' against 'the first canary failed, the second successful').
+    """
     other = _words(other_text)
+    own = _words(own_text) if own_text is not None else []
     found = []
     for token in _clause_tokens(clause):
-        base = prefix_negated_base(token.text)
-        if base is not None and _shares(base, other) and not _shares(token.text, other):
+        base = _negated_base(token.text)
+        if (base is not None and any(same_word(base, w) for w in other)
+                and not any(same_word(token.text, w) for w in other)
+                and not any(same_word(base, w) for w in own)):
             found.append(token.start)
     return found
 
@@ -511,16 +757,6 @@ def clause_parities(clauses: Sequence[Clause], other_text: str) -> list[int]:
     return [int(c.negated(extra=mirrored_negations(c, other_text))) for c in clauses]
 
 
-#: Words ending in "less" that do not negate a stem.
-_NOT_SUFFIX_NEGATIONS = frozenset(("regardless", "nevertheless", "nonetheless", "unless"))
-
-
-def _suffix_negated(word: str) -> bool:
-    """'passwordless', 'bug-free'."""
-    return word not in _NOT_SUFFIX_NEGATIONS and any(
-        word.endswith(s) and len(word) > len(s) + 3 for s in NEGATIVE_SUFFIXES)
-
-
 def _cancels_only(word: str) -> bool:
     """Negative verbs and prefix words ('drop', 'dislike'): too common to supply a negation
     on their own ('integration' is not 'in-' + 'tegration'), but an operator over one makes
@@ -528,25 +764,63 @@ def _cancels_only(word: str) -> bool:
     return word in LITOTES_VERBS or prefix_negated_base(word) is not None
 
 
-def lexical_negatives(clause: Clause, other_text: str) -> list[int]:
+def _confirmed_prefix_negative(word: str) -> bool:
+    """A prefix word WordNet lists as the antonym of its base ('unclear' / 'clear',
+    'illiterate' / 'literate'): a negation in its own right, unlike 'integration'."""
+    base = prefix_negated_base(word)
+    if base is None or not base.isalpha():
+        return False
+    from factstore.antonyms import are_opposites  # lazy: see _lemma_set
+
+    return are_opposites(word, base)
+
+
+def _free_of(tokens: Sequence[_Token], i: int) -> bool:
+    """'free of X', 'free from X'."""
+    word, followers = _FREE_OF
+    return tokens[i].text == word and i + 1 < len(tokens) and tokens[i + 1].text in followers
+
+
+def _phrasal_negative(tokens: Sequence[_Token], i: int) -> bool:
+    """'left out', 'ruled out'."""
+    return i + 1 < len(tokens) and any(
+        tokens[i].text in verbs and tokens[i + 1].text == particle
+        for verbs, particle in _PHRASAL_NEGATIVES)
+
+
+def _too_to(tokens: Sequence[_Token], i: int) -> bool:
+    """'too old to boot' says 'cannot boot', 'too slow to finish' says 'not fast enough to
+    finish': "too" with one or two words and then "to"."""
+    return tokens[i].text == "too" and any(
+        i + k < len(tokens) and tokens[i + k].text == "to" for k in (2, 3))
+
+
+def lexical_negatives(clause: Clause, other_text: str, own_text: str | None = None
+                      ) -> list[int]:
     """Positions of lexical negatives the other side does not also say.
 
-    'gap', 'missing', 'skips', 'stopped', 'passwordless' anywhere; 'zero' when the other side
-    negates with a quantifier ('no', 'none', 'without'); 'drop', 'object', 'dislike' only in a
-    stretch that already holds an operator, where they cancel it ("don't dislike").
+    'gap', 'missing', 'skips', 'stopped', 'refrained', 'left out', 'passwordless', 'free of',
+    'too old to' and prefix words WordNet confirms ('unclear') anywhere; 'zero' when the
+    other side negates with a quantifier ('no', 'none', 'without'); 'drop', 'object',
+    'dislike' only in a stretch that already holds an operator, where they cancel it ("don't
+    dislike"). A word the other side says in any inflection ('lost' against 'lose') is
+    shared, not a lexical negative.
     """
     other = _words(other_text)
     quantified = bool({c.operator for c in negation_cues(other_text)} & QUANTIFIER_OPERATORS)
-    mirrored = set(mirrored_negations(clause, other_text))
+    mirrored = set(mirrored_negations(clause, other_text, own_text))
     operator_stretches = {clause.stretch(c.start) for c in clause.cues}
+    tokens = _clause_tokens(clause)
     found = []
-    for token in _clause_tokens(clause):
-        if _shares(token.text, other) or token.start in mirrored:
-            continue  # both sides say it, or it is counted already
+    for i, token in enumerate(tokens):
+        if token.start in mirrored or _said(token.text, other, wordnet=True):
+            continue  # counted already, or both sides say it
         if (token.text in IMPLICIT_NEGATIVES or _suffix_negated(token.text)
+                or _free_of(tokens, i) or _too_to(tokens, i) or _phrasal_negative(tokens, i)
                 or (token.text in ZERO_WORDS and quantified)
                 or (_cancels_only(token.text)
-                    and clause.stretch(token.start) in operator_stretches)):
+                    and clause.stretch(token.start) in operator_stretches)
+                or _confirmed_prefix_negative(token.text)):
             found.append(token.start)
     return found
 
@@ -557,14 +831,208 @@ def explained_by_lexical_negation(a: str, b: str) -> bool:
 
     This is a fallback only: it may excuse a difference ("found zero broken links" against
     "found no broken links", "the UTF-16 gap" against "does not validate UTF-16", "doesn't
-    dislike tabs" against "is fine with tabs"), never create one.
+    dislike tabs" against "is fine with tabs"), never create one. (The guard also counts
+    antonyms; see :func:`polarity_mismatch`.)
     """
     negated = []
     for text, other in ((a, b), (b, a)):
         clauses = aligned_clauses(split_clauses(text), other)
-        negated.append(any(c.negated(extra=lexical_negatives(c, other)
-                                     + mirrored_negations(c, other)) for c in clauses))
+        negated.append(any(c.negated(extra=lexical_negatives(c, other, text)
+                                     + mirrored_negations(c, other, text)) for c in clauses))
     return negated[0] == negated[1]
+
+
+# --------------------------------------------------------------------------------------------
+# Stretches: the units the sides are compared by
+# --------------------------------------------------------------------------------------------
+
+#: How many content words after an operator count as what it governs ("did not have an
+#: opportunity": "opportunity"; "is not a stable release": "stable", "release").
+_FOCUS_WORDS = 2
+
+
+@dataclass(frozen=True)
+class _Stretch:
+    """One stretch of a clause: its content tokens and the words its operators govern."""
+
+    clause: Clause
+    index: int
+    tokens: tuple[_Token, ...]
+    foci: tuple[str, ...]
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        return tuple(t.text.removesuffix("'s") for t in self.tokens)
+
+
+def _stretches(clause: Clause, removed: frozenset[int], extra: Sequence[int]
+               ) -> list[_Stretch]:
+    by_index: dict[int, list[_Token]] = {}
+    for token in _clause_tokens(clause):
+        if _is_content(token.text.removesuffix("'s")):
+            by_index.setdefault(clause.stretch(token.start), []).append(token)
+    foci: dict[int, list[str]] = {}
+    for cue in clause.cues:
+        if cue.start in removed:
+            continue
+        index = clause.stretch(cue.start)
+        after = [t.text for t in by_index.get(index, ()) if t.start > cue.start]
+        foci.setdefault(index, []).extend(after[:_FOCUS_WORDS])
+    for token in _clause_tokens(clause):
+        # a mirrored prefix or suffix negation governs its own base ("unlike": "like")
+        base = _negated_base(token.text) if token.start in extra else None
+        if base:
+            foci.setdefault(clause.stretch(token.start), []).append(base)
+    indexes = sorted(set(by_index) | set(foci))
+    return [_Stretch(clause, i, tuple(by_index.get(i, ())), tuple(foci.get(i, ())))
+            for i in indexes]
+
+
+@dataclass
+class _Reading:
+    """One side of the comparison: its aligned clauses and what counts as an operator."""
+
+    text: str
+    other: str
+    clauses: tuple[Clause, ...]
+    extra: list[int]
+    removed: frozenset[int] = frozenset()
+    #: the parse's verdict, when the parse found a negation the words did not
+    forced: bool | None = None
+
+    @classmethod
+    def of(cls, text: str, other: str, clauses: tuple[Clause, ...]) -> _Reading:
+        extra = [p for c in clauses for p in mirrored_negations(c, other, text)]
+        return cls(text, other, clauses, extra)
+
+    def negated(self, more: Iterable[int] = ()) -> bool:
+        if self.forced is not None:
+            return self.forced
+        extra = [*self.extra, *more]
+        return any(c.negated(extra, self.removed) for c in self.clauses)
+
+    def stretch_negated(self, stretch: _Stretch, more: Iterable[int] = ()) -> bool:
+        counts = stretch.clause._counts([*self.extra, *more], self.removed)
+        return counts[stretch.index] % 2 == 1
+
+    @functools.cached_property
+    def stretches(self) -> tuple[_Stretch, ...]:
+        return tuple(s for c in self.clauses for s in _stretches(c, self.removed, self.extra))
+
+    @functools.cached_property
+    def lexical(self) -> tuple[int, ...]:
+        """The fallback's lexical negatives on this side (computed once: it reads WordNet)."""
+        return tuple(p for c in self.clauses for p in lexical_negatives(c, self.other, self.text))
+
+
+# --------------------------------------------------------------------------------------------
+# Antonyms
+# --------------------------------------------------------------------------------------------
+
+def _antonym_negations(reading: _Reading, other: _Reading) -> list[int]:
+    """Positions of words on positive stretches of ``reading`` that WordNet calls opposite to
+    the focus of a negation on ``other``: "heterogeneous" against "not homogeneous", "failed"
+    against "didn't pass". The focus must not occur on this side ("not fat" against "fat"
+    stays an inversion) nor the antonym on the other side."""
+    own_words, other_words = _words(reading.text), _words(other.text)
+    # Said means the same word, inflected: antonyms often share a stem ("centrifugal" /
+    # "centripetal", "theism" / "atheism"), so a shared stem proves nothing here.
+    foci = {f for s in other.stretches if other.stretch_negated(s) for f in s.foci
+            if f.isalpha() and not _inflects(f, own_words)}
+    if not foci:
+        return []
+    from factstore.antonyms import are_opposites  # lazy: see _lemma_set
+
+    found = []
+    for stretch in reading.stretches:
+        if reading.stretch_negated(stretch):
+            continue
+        for token in stretch.tokens:
+            if (token.text.isalpha() and not _inflects(token.text, other_words)
+                    and any(are_opposites(f, token.text, clusters=True) for f in foci)):
+                found.append(token.start)
+    return found
+
+
+def _explained(s: _Reading, q: _Reading) -> bool:
+    """Whether lexical negation reconciles two sides that disagree: antonyms first, then
+    the fallback's lexical negatives, then both."""
+    s_antonyms, q_antonyms = _antonym_negations(s, q), _antonym_negations(q, s)
+    tries = ((s_antonyms, q_antonyms), (s.lexical, q.lexical),
+             ((*s.lexical, *s_antonyms), (*q.lexical, *q_antonyms)))
+    return any(s.negated(sx) == q.negated(qx) for sx, qx in tries)
+
+
+# --------------------------------------------------------------------------------------------
+# Hidden flips
+# --------------------------------------------------------------------------------------------
+
+def _contained(a: Sequence[str], b: Sequence[str]) -> bool:
+    """Every content word of ``a`` occurs in ``b`` (a stretch that says nothing else)."""
+    return bool(a) and all(_aligned_word(w, b) for w in a)
+
+
+def _same_content(a: _Stretch, b: _Stretch) -> bool:
+    return _contained(a.words, b.words) or _contained(b.words, a.words)
+
+
+def _has_partner(stretch: _Stretch, negated: bool, others: Sequence[tuple[_Stretch, bool]]
+                 ) -> bool:
+    """Whether the other side has a stretch with the same content and the same polarity."""
+    return any(n == negated and _same_content(stretch, o) for o, n in others)
+
+
+def _flip_candidates(neg: _Reading, pos: _Reading) -> Iterator[tuple[_Stretch, _Stretch]]:
+    """Pairs (negated stretch of ``neg``, positive stretch of ``pos``) that say the same
+    thing, where the negation's focus is among the positive stretch's words, and neither
+    stretch has a same-polarity partner on the other side."""
+    neg_units = [(s, neg.stretch_negated(s)) for s in neg.stretches]
+    pos_units = [(s, pos.stretch_negated(s)) for s in pos.stretches]
+    for a, a_negated in neg_units:
+        if not a_negated or not a.foci:
+            continue
+        for b, b_negated in pos_units:
+            if (b_negated or not _same_content(a, b)
+                    or not any(_aligned_word(f, b.words) for f in a.foci)):
+                continue
+            if _has_partner(a, True, pos_units) or _has_partner(b, False, neg_units):
+                continue
+            yield a, b
+
+
+def _hidden_flip(s: _Reading, q: _Reading) -> tuple[str, _Stretch] | None:
+    """A negated stretch on one side that the other side states positively, when the whole
+    texts agree (each is negated somewhere else). Returns which side negates, and where.
+
+    The candidate must survive the lexical negatives of both stretches ("does not parse"
+    against "skips parsing" is not a flip)."""
+    if s.forced is not None or q.forced is not None:
+        return None
+    for side, neg, pos in (("statement", s, q), ("quote", q, s)):
+        for a, b in _flip_candidates(neg, pos):
+            if (neg.stretch_negated(a, neg.lexical)
+                    and not pos.stretch_negated(b, pos.lexical)):
+                return side, a
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# The parse
+# --------------------------------------------------------------------------------------------
+
+def _with_parse(quote: _Reading, quote_negated: bool | None) -> _Reading:
+    """The quote's reading once the parse has had its say (see *The parse* in the module
+    docstring): it sets aside the operators a parser marks when it found none, and makes the
+    quote negated when it found a negator the words did not."""
+    if quote_negated is None:
+        return quote
+    cues = negation_cues(quote.text)
+    if quote_negated and not cues:
+        return dataclasses.replace(quote, forced=True)
+    if not quote_negated and cues:
+        removed = frozenset(c.start for c in cues if _parsed_kind(c.operator))
+        return dataclasses.replace(quote, removed=removed)
+    return quote
 
 
 # --------------------------------------------------------------------------------------------
@@ -576,38 +1044,55 @@ def _shown(text: str, limit: int = 80) -> str:
     return flat if len(flat) <= limit else flat[:limit - 3] + "..."
 
 
-def _negating_words(clauses: Sequence[Clause], parities: Sequence[int]) -> str:
+def _negating_words(reading: _Reading) -> str:
     """The words around the first operator of the first negated clause, for the reason."""
-    for clause, parity in zip(clauses, parities, strict=True):
-        if parity:
-            return clause.cues[0].context if clause.cues else clause.text
+    if reading.forced:
+        return "a negation the parse found"
+    for clause in reading.clauses:
+        if clause.negated(reading.extra, reading.removed):
+            cues = [c for c in clause.cues if c.start not in reading.removed]
+            return cues[0].context if cues else clause.text
     return ""
 
 
-def _side(text: str, other: str) -> tuple[tuple[Clause, ...], list[int]]:
-    """A side's aligned clauses and their parities against the other side."""
-    clauses = aligned_clauses(split_clauses(text), other)
-    return clauses, clause_parities(clauses, other)
+def _stretch_words(stretch: _Stretch) -> str:
+    cues = [c for c in stretch.clause.cues if stretch.clause.stretch(c.start) == stretch.index]
+    return cues[0].context if cues else stretch.clause.text
 
 
-def polarity_mismatch(statement: str, quote: str) -> str | None:
+def _reason(statement: str, quote: str, negating: str, words: str) -> str:
+    if negating == "quote":
+        return (f"polarity: the statement says '{_shown(statement)}' but the quote negates it "
+                f"('{words}')")
+    return (f"polarity: the statement negates it ('{words}') but the quote says "
+            f"'{_shown(quote)}'")
+
+
+def polarity_mismatch(statement: str, quote: str, *,
+                      quote_negated: bool | None = None) -> str | None:
     """The reason a statement's polarity differs from its quote's, or None when it agrees.
 
-    Compares the aligned clauses of both sides (see the module docstring); a difference that
-    lexical negation explains ("found zero" / "found no") is not flagged.
+    Compares the aligned clauses of both sides, then their stretches pairwise (see the
+    module docstring); a difference that lexical negation explains ("found zero" / "found
+    no", "not homogeneous" / "heterogeneous") is not flagged. ``quote_negated`` is the
+    extractor's parse of the quote (True: it found a negator); None reads the words only.
     """
     if not statement.strip() or not quote.strip():
         return None
-    s_clauses, s_parities = _side(statement, quote)
-    q_clauses, q_parities = _side(quote, statement)
-    s_negated, q_negated = any(s_parities), any(q_parities)
-    if s_negated == q_negated or explained_by_lexical_negation(statement, quote):
+    s_clauses, q_clauses = _aligned_pair(statement, quote)
+    s = _Reading.of(statement, quote, s_clauses)
+    q = _with_parse(_Reading.of(quote, statement, q_clauses), quote_negated)
+    s_negated, q_negated = s.negated(), q.negated()
+    if s_negated != q_negated:
+        if _explained(s, q):
+            return None
+        negating = "quote" if q_negated else "statement"
+        return _reason(statement, quote, negating, _negating_words(q if q_negated else s))
+    flip = _hidden_flip(s, q)
+    if flip is None:
         return None
-    if q_negated:
-        return (f"polarity: the statement says '{_shown(statement)}' but the quote negates it "
-                f"('{_negating_words(q_clauses, q_parities)}')")
-    return (f"polarity: the statement negates it ('{_negating_words(s_clauses, s_parities)}') "
-            f"but the quote says '{_shown(quote)}'")
+    negating, stretch = flip
+    return _reason(statement, quote, negating, _stretch_words(stretch))
 
 
 _PHRASES_BY_FIRST_WORD = _phrases_by_first_word()

