@@ -6,6 +6,8 @@ import json
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from evals.registry import DATA
 from factstore.errors import InvalidInput
@@ -155,3 +157,29 @@ def test_a_store_writes_the_roles_and_the_asserter(open_store, parser):
     again = store.fact(facts[1].id)
     assert (again.predicate, again.object) == ("moved", "the cron job to the new host yesterday")
     assert again.evidence_captured_by != "bob"
+
+
+_PIECES = st.sampled_from([
+    "alice: ", "Bob: ", "\n", "; ", ", and ", " but ", "I ", "we ", "never ", "not ", "no ",
+    "deployed ", "is ", "must ", "prefer ", "the db ", "payments-api ", "v2 ", "p99 ", "2s ",
+    "on Friday", "yesterday", ". ", "? ", "!", "https://x.test/a ", "`code;` ", "\"quoted.\" ",
+    "Decision: ", "Known issue: ", "it ", "which ", "ü", "\t", "   ", "🙂",
+])
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=st.lists(st.one_of(_PIECES, st.text(max_size=12)), max_size=30))
+def test_any_text_yields_anchored_facts_or_nothing(parser, parts):
+    """A fuzz corpus: whatever the text, extraction returns facts whose quotes anchor in it,
+    never carry a speaker prefix and whose asserter is one of its turns' speakers."""
+    text = "".join(parts)
+    facts = parser.extract(text)
+    speakers = {t.speaker for t in split_turns(text)}
+    for fact in facts:
+        assert fact.quote and fact.quote in text
+        assert fact.asserter in speakers
+        assert fact.kind in {k.value for k in Kind}
+        assert fact.statement.endswith(".")
+    prepared = prepare_capture(text, ExtractionContext(), parser, Settings())
+    assert not prepared.dropped  # every quote the parser writes passes anchor hygiene
