@@ -10,7 +10,6 @@ import os
 import random
 from collections import Counter
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
@@ -26,7 +25,6 @@ from tests.helpers import fact, say
 pytest.importorskip("ipywidgets")
 
 TODAY = datetime(2026, 6, 1, 12, tzinfo=UTC)
-DATASETS = Path(os.environ.get("FACTSTORE_DATASETS", "/work/shared/datasets"))
 
 
 @pytest.fixture(scope="module")
@@ -301,21 +299,18 @@ def test_dropped_facts_keep_stage_and_reason_over_a_generated_stream(store):
 
 
 def _dataset_texts(limit: int) -> list[str]:
+    """Conversation turns from the project's LoCoMo-format fixture (shipped with the evals),
+    so the test never needs the external datasets."""
     import json
 
-    path = DATASETS / "locomo"
-    files = sorted(path.rglob("*.json")) if path.is_dir() else []
-    if not files:
-        pytest.skip(f"no LoCoMo data under {path}")
-    data = json.loads(files[0].read_text(encoding="utf-8"))
+    from evals.registry import DATA
+
     texts: list[str] = []
-    for sample in data if isinstance(data, list) else [data]:
-        conversation = sample.get("conversation", {}) if isinstance(sample, dict) else {}
-        for key, turns in conversation.items():
+    for sample in json.loads((DATA / "locomo.json").read_text(encoding="utf-8")):
+        for key, turns in sample.get("conversation", {}).items():
             if key.startswith("session_") and isinstance(turns, list):
                 texts += [t["text"] for t in turns if isinstance(t, dict) and t.get("text")]
-        if len(texts) >= limit:
-            break
+    assert texts, "the LoCoMo fixture has no turns"
     return texts[:limit]
 
 
