@@ -56,7 +56,14 @@ class AntonymTable:
 
 #: The database files the table is built from: synsets and exception lists per part of speech.
 _POS = ("adj", "verb", "adv", "noun")
-_FILES = tuple(f"data.{pos}" for pos in _POS) + tuple(f"{pos}.exc" for pos in _POS)
+_FILES = (tuple(f"data.{pos}" for pos in _POS) + tuple(f"index.{pos}" for pos in _POS)
+          + tuple(f"{pos}.exc" for pos in _POS))
+
+
+def wordnet_dir() -> Path:
+    """The installed WordNet 3.0 database folder (the one place that finds it), or
+    :class:`AntonymDataMissing` naming what to install."""
+    return _data_dir()
 
 
 def _data_dir() -> Path:

