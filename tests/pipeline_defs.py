@@ -20,7 +20,10 @@ defs = Definitions(
     executor=multiprocess_executor.configured({"max_concurrent": 2}),
     resources={
         "factstore": FactStoreResource.live(dsn=os.environ.get("PIPELINE_TEST_DSN"),
-                                            database=os.environ.get("PIPELINE_TEST_DATABASE")),
+                                            database=os.environ.get("PIPELINE_TEST_DATABASE"),
+                                            # these runs test processes, not extraction: the
+                                            # rule scribe spares each step a spaCy import
+                                            extractor="rules"),
         "archive_source": ArchiveSource(folder=os.environ.get("PIPELINE_TEST_ARCHIVES", "."),
                                         text="body", said_at="created", lineage="doc",
                                         captured_by="who", batch_size=8),

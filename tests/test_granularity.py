@@ -514,3 +514,16 @@ def test_folding_is_idempotent_and_loses_no_fragment(indexes):
                  for r in out.meta.get("folded_fragments", [])]
     assert sorted(recorded) == sorted((f.statement, f.quote) for f in facts)
     assert len(once) <= len(facts)
+
+
+def test_a_restated_speaker_subject_starts_a_clause_of_its_own():
+    source = "I prefer paper notebooks for planning, and I keep my to-dos in a text file."
+    facts = [ExtractedFact(statement="The user prefers paper notebooks for planning.",
+                           kind="PREFERENCE", quote="I prefer paper notebooks for planning"),
+             ExtractedFact(statement="The user keeps the to-dos in a text file.",
+                           kind="PREFERENCE", quote="I keep my to-dos in a text file")]
+    assert fold_fragments(facts, source) == facts
+    # the same head with the subject left out of the second piece is one assertion
+    shred = [facts[0], ExtractedFact(statement="The user keeps the to-dos in a text file.",
+                                     kind="PREFERENCE", quote="keep my to-dos in a text file")]
+    assert len(fold_fragments(shred, source.replace("and I keep", "and keep"))) == 1

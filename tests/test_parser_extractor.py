@@ -65,6 +65,52 @@ def test_clauses_split_by_the_parse_not_by_commas(parser):
     assert len(parser.extract("Everything goes through staging; no exceptions.")) == 1
 
 
+@pytest.mark.parametrize(("text", "quotes"), [
+    # a comma-set "which" clause with its own subject, or saying what the clause means
+    ("The billing service runs on ECS, which we're planning to move off next year.",
+     ["The billing service runs on ECS", "which we're planning to move off next year"]),
+    ("We hit our hiring target in Q1, which means the new pod starts in April.",
+     ["We hit our hiring target in Q1", "which means the new pod starts in April"]),
+    # a fronted clause the parser hangs under the next one, before ", so"
+    ("Leo hates flying, so he takes the train to every conference.",
+     ["Leo hates flying", "he takes the train to every conference"]),
+    # subjects the small parser mislabels: "legal" as a modifier, "Tim's" as a possessive
+    ("The contract renews in March, and legal wants the redlines by February.",
+     ["The contract renews in March", "legal wants the redlines by February"]),
+    ("Joanna prefers Python, and Tim's more of a Go person.",
+     ["Joanna prefers Python", "Tim's more of a Go person"]),
+    # a speaker's taste is news even when it points back
+    ("i just got back from Lisbon and honestly i prefer it to Madrid",
+     ["i just got back from Lisbon", "i prefer it to Madrid"]),
+    # a back reference inside a noun phrase does not tie the part to the clause before
+    ("Nina's team owns the data warehouse, but they don't own the dashboards built on it.",
+     ["Nina's team owns the data warehouse", "they don't own the dashboards built on it"]),
+    # an agent-less report and two imperatives split at a semicolon
+    ("Restored the orders table last night; I can't stand doing restores by hand.",
+     ["Restored the orders table last night", "I can't stand doing restores by hand"]),
+    ("Always run the linter before pushing; separately, never merge your own PR.",
+     ["Always run the linter before pushing", "separately, never merge your own PR"]),
+])
+def test_two_assertions_in_one_sentence_become_two_facts(parser, text, quotes):
+    assert [f.quote for f in parser.extract(text)] == quotes
+
+
+@pytest.mark.parametrize("text", [
+    "the rate limiter doesn't handle clock skew, which could let bursts through",
+    "Known issue, won't fix: the migration tool can't resume after a crash, "
+    "so you rerun it from the start.",
+    "I went to a grief support meeting on Tuesday and it really helped.",
+])
+def test_a_consequence_that_leans_on_its_clause_stays_one_fact(parser, text):
+    assert len(parser.extract(text)) == 1
+
+
+def test_a_negated_imperative_is_a_rule_and_a_present_passive_a_state(parser):
+    assert kinds(parser, "Don't merge without a green build.") == ["RULE"]
+    assert kinds(parser, "No upgrade PRs are being opened.") == ["STATE"]
+    assert kinds(parser, "The upgrade PR was merged.") == ["EVENT"]
+
+
 def test_roles_and_negation_are_read_from_the_parse(parser):
     (fact,) = parser.extract("We decided to keep the billing db on postgres 15.")
     assert (fact.subject, fact.predicate) == ("the team", "decided to keep")

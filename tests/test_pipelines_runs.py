@@ -60,7 +60,7 @@ def _materialize_cmd(partition: str) -> list[str]:
 
 
 def _store(admin_dsn: str, database: str) -> Store:
-    return FactStoreResource.live(dsn=admin_dsn, database=database).open()
+    return FactStoreResource.live(dsn=admin_dsn, database=database, extractor="rules").open()
 
 
 def _invariants(store: Store) -> dict:
@@ -96,7 +96,7 @@ def test_a_partition_killed_part_way_and_retried_ends_as_one_clean_run(
         server.drop_database(admin_dsn, name)
     source = ArchiveSource(folder=str(folder), **MAPPING, batch_size=8)
     try:
-        clean = FactStoreResource.live(dsn=admin_dsn, database=names[0])
+        clean = FactStoreResource.live(dsn=admin_dsn, database=names[0], extractor="rules")
         assert materialize([migrated_archive], partition_key="big.jsonl",
                            resources={"factstore": clean, "archive_source": source},
                            instance=_instance(tmp_path / "d0", ["big.jsonl"])).success
@@ -117,7 +117,7 @@ def test_a_partition_killed_part_way_and_retried_ends_as_one_clean_run(
             run.wait(timeout=30)
             partial = _invariants(watcher)
             assert 0 < partial["documents"] < 240, "the run was not cut part way"
-        crashed = FactStoreResource.live(dsn=admin_dsn, database=names[1])
+        crashed = FactStoreResource.live(dsn=admin_dsn, database=names[1], extractor="rules")
         retried = materialize([migrated_archive], partition_key="big.jsonl",
                               resources={"factstore": crashed, "archive_source": source},
                               instance=_instance(tmp_path / "d2", ["big.jsonl"]))

@@ -236,3 +236,21 @@ def test_non_ascii_uppercase_letter_is_entity_shaped():
     # seed §4: "an uppercase letter" — not only A-Z
     assert is_entity_shaped("Ölwerk")
     assert is_entity_shaped("Éclair")
+
+
+def test_an_outcome_that_opens_apart_reports_on_something_else():
+    for text, second in [
+        ("Upgraded the VPN gateway to 2.8. Separately, the nightly load test scored 0.97.",
+         "Separately, the nightly load test scored 0.97"),
+        ("Migrated the wiki on Monday. On Tuesday the smoke suite passed 12 of 12.",
+         "On Tuesday the smoke suite passed 12 of 12"),
+    ]:
+        first = text.split(". ")[0]
+        facts = [event(first + ".", first), event(second + ".", second)]
+        assert is_outcome_shaped(facts[1])
+        assert absorb_outcomes(facts, text) == facts
+    # the same outcome without the separator folds, as the seed's migration does
+    text = "Upgraded the VPN gateway to 2.8. The load test scored 0.97."
+    facts = [event("Upgraded.", "Upgraded the VPN gateway to 2.8"),
+             event("Scored.", "The load test scored 0.97")]
+    assert len(absorb_outcomes(facts, text)) == 1

@@ -70,6 +70,8 @@ _NOW_WORDS = frozenset(("now", "currently", "still", "today", "lately", "anymore
 _TOPIC_ENTS = frozenset(("PERSON", "ORG", "GPE", "LOC", "PRODUCT", "FAC", "NORP", "EVENT",
                          "WORK_OF_ART", "LAW", "LANGUAGE"))
 _TIME_ENTS = frozenset(("DATE", "TIME"))
+#: What may stand before an imperative's verb: "Don't merge", "Never push", "Please rebase".
+_IMPERATIVE_LEAD = frozenset(("neg", "aux", "advmod", "intj", "punct"))
 _EDGE_DEPS = frozenset(("punct", "cc", "intj", "discourse", "preconj"))
 _FILLER_WORDS = frozenset(("yeah", "yep", "yes", "wow", "oh", "well", "so", "ok", "okay",
                            "um", "uh", "hmm", "hey", "ah", "aw", "haha", "lol", "omg", "anyway",
@@ -87,17 +89,39 @@ class _Clause:
 
 def _subject_of(verb: Any) -> Any | None:
     subject = next((c for c in verb.children if c.dep_ in _SUBJECT_DEPS), None)
+    if subject is None:
+        subject = _misparsed_subject(verb)
     if subject is None and verb.dep_ in ("xcomp", "conj") and verb.head.pos_ in ("VERB", "AUX"):
         return None  # shares its head's subject: not a clause of its own
     return subject
 
 
+def _misparsed_subject(verb: Any) -> Any | None:
+    """Two subjects the small parser mislabels, recovered: a bare noun read as a modifier
+    of the finite verb after it ("..., and legal wants the redlines"), and a name whose
+    "'s" is a contracted "is", read as a possessive ("..., and Tim's more of a Go person")."""
+    if verb.tag_ in ("VBZ", "VBP", "VBD") and verb.i > 0:
+        before = verb.doc[verb.i - 1]
+        if before.head.i == verb.i and before.dep_ in ("amod", "compound", "nmod"):
+            return before
+    if verb.pos_ == "ADJ":
+        return next((c for c in verb.children if c.dep_ == "poss" and c.i < verb.i
+                     and any(g.lower_ == "'s" for g in c.children)), None)
+    return None
+
+
 def _own_clause_heads(sentence: Any) -> list[Any]:
     """The words that head an assertion of their own: the root, any coordinated verb or
-    parataxis with its own subject, and the verb of each part after a semicolon."""
+    parataxis with its own subject, a non-restrictive "which" clause with news of its own,
+    a fronted clause before ", so ...", and the verb of each part after a semicolon."""
     heads = [sentence.root]
     for token in sentence:
-        if token is sentence.root or token.dep_ not in ("conj", "parataxis"):
+        if token.i == sentence.root.i:
+            continue
+        if _fronted_clause(token) or _which_news(token):
+            heads.append(token)
+            continue
+        if token.dep_ not in ("conj", "parataxis"):
             continue
         if token.pos_ not in ("VERB", "AUX", "ADJ") or token.head not in heads:
             continue
@@ -105,6 +129,40 @@ def _own_clause_heads(sentence: Any) -> list[Any]:
         if subject is not None and not _leans_back(list(token.subtree)):
             heads.append(token)
     return heads
+
+
+def _after_comma(token: Any) -> bool:
+    edge = token.left_edge.i
+    return edge > token.sent.start and token.doc[edge - 1].text == ","
+
+
+def _which_news(token: Any) -> bool:
+    """", which we're planning to move off next year", ", which finance hasn't reconciled",
+    ", which means the new pod starts in April": a comma-set "which" clause that asserts
+    something of its own -- it has its own subject, or it says what the clause before
+    means. A "which" that is only the subject ("..., which could let bursts through") adds
+    a consequence to the same assertion and stays."""
+    if token.dep_ not in ("relcl", "advcl") or token.pos_ not in ("VERB", "AUX"):
+        return False
+    if token.left_edge.lower_ != "which" or not _after_comma(token):
+        return False
+    subject = next((c for c in token.children if c.dep_ in _SUBJECT_DEPS), None)
+    if subject is not None and subject.tag_ != "WDT":
+        return True
+    return token.lemma_ == "mean" and any(
+        c.dep_ == "ccomp" and _subject_of(c) is not None for c in token.children)
+
+
+def _fronted_clause(token: Any) -> bool:
+    """"Leo hates flying, so he takes the train": the parser hangs the first clause under
+    the second as a complement; a comma and "so"/"and"/"but" between them mark two."""
+    if token.dep_ != "ccomp" or token.i > token.head.i or _subject_of(token) is None:
+        return False
+    between = [t.lower_ for t in token.doc[token.right_edge.i + 1:token.head.i]]
+    if not (between and between[0] == "," and any(w in ("so", "and", "but") for w in between)):
+        return False
+    rest = [t for t in token.doc[token.right_edge.i + 1:token.sent.end] if t.dep_ != "punct"]
+    return not _leans_back(rest)  # "..., so you rerun it from the start" still leans
 
 
 def _leans_back(tokens: Sequence[Any]) -> bool:
@@ -116,9 +174,22 @@ def _leans_back(tokens: Sequence[Any]) -> bool:
     if tokens and tokens[0].lower_ in _DEPENDENT_OPENERS:
         return True
     inside = {t.i for t in tokens}
+    if _states_its_own(tokens, inside):
+        return False
     return any(t.lower_ in _BACK_REFERENCES and t.dep_ not in ("mark", "advmod")
                and not t.text.isupper()  # "IT says ..." names a department
                and _points_at_the_clause(t, inside) for t in tokens)
+
+
+def _states_its_own(tokens: Sequence[Any], inside: set[int]) -> bool:
+    """A speaker's own taste ("..., and honestly I prefer it to Madrid") is news, whatever
+    it points back at."""
+    head = _highest(tokens)
+    subject = next((c for c in head.children if c.dep_ in _SUBJECT_DEPS and c.i in inside),
+                   None)
+    if subject is None:
+        return False
+    return head.lemma_ in _TASTE_VERBS and subject.lower_ in _FIRST_PERSON
 
 
 def _points_at_the_clause(token: Any, inside: set[int]) -> bool:
@@ -131,6 +202,8 @@ def _points_at_the_clause(token: Any, inside: set[int]) -> bool:
     while node.head.i in inside and node.head.i != node.i:
         if node.i != token.i and node.dep_ in _SUBJECT_DEPS:
             return False
+        if node.i not in (token.i, token.head.i) and node.pos_ in ("NOUN", "PROPN"):
+            return False  # inside a noun phrase ("the dashboards built on it"): not the clause
         if node.i != token.i and node.dep_ in ("ccomp", "advcl") and any(
                 c.lower_ in _WH_WORDS for c in node.children):
             return False  # "nobody remembers why it was set up": the clause is the news
@@ -147,9 +220,16 @@ def _has_own_subject(doc: Any, start: int, end: int) -> bool:
 def _is_imperative(part: Any) -> bool:
     """A part opening with a bare verb, "do not"/"never" allowed ("Don't merge without ...")."""
     words = [t for t in part if t.dep_ not in ("punct", "intj")]
-    while words and (words[0].dep_ in ("neg", "aux") or words[0].lower_ in ("always", "never")):
-        words.pop(0)
+    while words and (words[0].dep_ in ("neg", "aux", "advmod") and words[0].tag_ != "VB"):
+        words.pop(0)  # "don't", "always", "never", "separately, never ..."
     return bool(words) and words[0].tag_ == "VB"
+
+
+def _is_report(part: Any) -> bool:
+    """An agent-less report of what was done: "Restored the orders table last night"."""
+    words = [t for t in part if t.dep_ not in ("punct", "intj")]
+    return bool(words) and words[0].tag_ in ("VBD", "VBN") and not any(
+        c.dep_ in _SUBJECT_DEPS or c.dep_ in ("aux", "auxpass") for c in words[0].children)
 
 
 def _semicolon_starts(sentence: Any) -> set[int]:
@@ -161,9 +241,10 @@ def _semicolon_starts(sentence: Any) -> set[int]:
     out = set()
     for k, mark in enumerate(marks):
         before, after = bounds[k] + 1, bounds[k + 2]
-        left = _has_own_subject(doc, before, mark) or _is_imperative(doc[before:mark])
-        if (left and _has_own_subject(doc, mark + 1, after)
-                and not _leans_back(list(doc[mark + 1:after]))):
+        left = (_has_own_subject(doc, before, mark) or _is_imperative(doc[before:mark])
+                or _is_report(doc[before:mark]))
+        right = _has_own_subject(doc, mark + 1, after) or _is_imperative(doc[mark + 1:after])
+        if left and right and not _leans_back(list(doc[mark + 1:after])):
             out.add(mark + 1)
     return out
 
@@ -171,6 +252,7 @@ def _semicolon_starts(sentence: Any) -> set[int]:
 def _clauses(sentence: Any) -> list[_Clause]:
     heads = _own_clause_heads(sentence)
     starts = sorted({sentence.start} | {h.left_edge.i for h in heads[1:]}
+                    | {h.right_edge.i + 1 for h in heads[1:] if _fronted_clause(h)}
                     | _semicolon_starts(sentence))
     out = []
     for a, b in zip(starts, [*starts[1:], sentence.end], strict=True):
@@ -217,11 +299,11 @@ def structural_kind(clause: _Clause, *, speakers: frozenset[str] = frozenset()) 
     negated = any(_negates(t) for t in clause.tokens)
     if "gon" in words or "gonna" in words:
         return Kind.DECISION  # "Gonna continue my edu": a plan, the speaker implied
-    if head.pos_ not in ("VERB", "AUX"):
+    if head.pos_ not in ("VERB", "AUX") and not (head.pos_ == "ADJ" and subject is not None):
         return None  # a fragment: a greeting, a name, a noun phrase
     if subject is None:
-        if head.tag_ == "VB" and head.i == clause.tokens[0].i + (
-                1 if clause.tokens[0].dep_ in ("neg", "advmod") else 0):
+        lead = next((t for t in clause.tokens if t.dep_ not in _IMPERATIVE_LEAD), None)
+        if head.tag_ == "VB" and lead is not None and lead.i == head.i:
             # an imperative: a rule when it says always/never/don't, else a request
             return Kind.RULE if negated or "always" in words else None
         return None
@@ -238,7 +320,7 @@ def structural_kind(clause: _Clause, *, speakers: frozenset[str] = frozenset()) 
         c.dep_ == "xcomp" and c.pos_ == "VERB" for c in head.children)  # "I'm off to go ..."
     if future or intends or (first and head.lemma_ in _PLAN_VERBS):
         return Kind.DECISION if first else Kind.STATE
-    if head.tag_ in ("VBD",) or (head.tag_ == "VBN" and auxes & {"have", "be"}):
+    if head.tag_ in ("VBD",) or (head.tag_ == "VBN" and _perfect_or_past(head)):
         return Kind.EVENT
     if first and head.lemma_ in _TASTE_VERBS:
         return Kind.PREFERENCE
@@ -246,6 +328,13 @@ def structural_kind(clause: _Clause, *, speakers: frozenset[str] = frozenset()) 
             c.tag_ == "VBG" for c in head.children if c.dep_ in ("acomp", "xcomp")):
         return Kind.PREFERENCE  # background and identity: things that do not perish
     return Kind.STATE
+
+
+def _perfect_or_past(participle: Any) -> bool:
+    """"has shipped", "was merged", "had been paused": done. "is paused", "are being
+    opened": a present state, told in the passive."""
+    auxes = [c for c in participle.children if c.dep_ in ("aux", "auxpass")]
+    return any(a.lemma_ == "have" or a.tag_ in ("VBD", "VBN") for a in auxes)
 
 
 def _has_content(clause: _Clause, subject: Any, speakers: frozenset[str]) -> bool:

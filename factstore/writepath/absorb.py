@@ -8,6 +8,9 @@ In a chat, facts never cross turns, with one exception: a turn that answers the 
 with an outcome ("alice: ran the migration" / "bob: checksums verified, 214 == 214") folds
 into that turn's EVENT. The host keeps its own asserter; the absorbed outcome is recorded
 with its speaker, so who reported what is never lost.
+
+An outcome that opens with a separator or a new time ("Separately, the load test scored
+0.97", "On Tuesday the suite passed 12 of 12") reports on something else and stays apart.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import re
 from factstore.extractors.base import ExtractedFact
 from factstore.extractors.turns import speaker_prefix
 from factstore.writepath.anchors import locate
+from factstore.writepath.granularity import opens_apart
 
 _OUTCOME = re.compile(
     r"\b(verified|confirmed|matched|passed|failed|succeeded|scored|found (?:zero|no|\d+)|"
@@ -51,6 +55,8 @@ def _adjacent(first: str, second: str, source: str) -> bool:
     a, b = locate(first, source), locate(second, source)
     if a is None or b is None:
         return False
+    if b[0] >= a[1] and opens_apart(source[a[1]:b[1]].lstrip(" .;,!\n\r\t")):
+        return False  # "Separately, ...", "On Tuesday ...": a new assertion, not this outcome
     if 0 <= b[0] - a[1] <= _MAX_GAP or a[0] <= b[0] <= a[1]:
         return True
     return b[0] > a[1] and _turn_boundary(source, a[1], b[0])

@@ -198,6 +198,16 @@ _SEPARATORS: frozenset[str] = frozenset((
     "earlier", "yesterday", "today", "tomorrow", "tonight", "next", "previously", "from",
     "then", "afterwards", "afterward", "subsequently", "otherwise", "however", "in",
 ))
+
+
+def opens_apart(piece: str) -> bool:
+    """The piece opens with a separator or a new time ("Separately, the load test scored
+    0.97", "On Tuesday the suite passed"): a separate assertion, never an outcome of the
+    one before."""
+    words = _words(piece)
+    return bool(words) and words[0] in _SEPARATORS
+
+
 #: Agents: a piece that names one acts anew ("and we upgraded ..."), it is no outcome.
 _AGENTS: frozenset[str] = frozenset((
     "we", "i", "you", "they", "he", "she", "someone", "somebody", "everyone", "everybody",
@@ -396,14 +406,21 @@ def _pro_form(kind: str, later: _Fragment) -> bool:
     return kind != "STATE" and split is not None and split[0][-1] in _PRO_FORM_HEADS
 
 
-def _same_claim_by_statements(first: str, second: str) -> bool:
+def _restates_subject(quote: str) -> bool:
+    """The piece names its own speaker as subject ("..., and I keep my to-dos in a text
+    file"): the writer restated it, so it starts a new clause, not a shred of the first."""
+    body = _words(_LEADING_CONJUNCTION.sub("", quote.strip()))
+    return bool(body) and body[0] in _NOMINATIVES
+
+
+def _same_claim_by_statements(first: str, second: str, later_quote: str = "") -> bool:
     """Same head, a pronoun head, or same predicate; a looser test when no head is found."""
     if _refers_back(second):
         return True
     split_a, split_b = _split_head(first), _split_head(second)
     if split_a and split_b:
         (head_a, rest_a), (head_b, rest_b) = split_a, split_b
-        if head_a == head_b and _has_content(head_a):
+        if head_a == head_b and _has_content(head_a) and not _restates_subject(later_quote):
             return True
         return rest_a == rest_b and _has_content(rest_a)
     words_a, words_b = _words(first), _words(second)
@@ -516,7 +533,7 @@ def _event_outcome(earlier: _Fragment, later: _Fragment, source: str) -> bool:
     words = _words(source[later.start:later.end])
     if not first or not words or not _past_form(first[0]):
         return False
-    return words[0] not in _SEPARATORS and not any(w in _AGENTS for w in words)
+    return not opens_apart(source[later.start:later.end]) and not any(w in _AGENTS for w in words)
 
 
 def _appositive(words: Sequence[str]) -> bool:
@@ -547,7 +564,8 @@ def _owned_by_kind(kind: str, earlier: _Fragment, later: _Fragment, source: str)
 
 def _same_assertion(x: _Fragment, y: _Fragment, source: str, kind: str) -> bool:
     earlier, later = (x, y) if (x.start, x.end) <= (y.start, y.end) else (y, x)
-    return (_same_claim_by_statements(earlier.statement, later.statement)
+    return (_same_claim_by_statements(earlier.statement, later.statement,
+                                      source[later.start:later.end])
             or _continues(earlier, later, source)
             or _depends(earlier, later, source)
             or _label_only(earlier, source) or _label_only(later, source)
