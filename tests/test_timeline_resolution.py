@@ -460,3 +460,25 @@ def test_property_never_drops_a_fact(facts: list[TimelineFact], cardinality: str
         assert (statuses[f.id] == "retracted") == f.retracted
     if cardinality == "many":
         assert resolution.disputes == ()
+
+
+def test_a_restatement_ended_by_the_next_in_its_chain_outlives_nothing():
+    """Found by the one-value property: eight facts of one start, one of them stating an end
+    past the next value's start. It is ended by the restatement after it, so it disputes
+    nothing, and one value holds at a time."""
+    seen = datetime(2020, 1, 1, tzinfo=UTC)
+
+    def fact(fact_id: int, value: str, valid_from: str | None = None,
+             valid_to: str | None = None) -> TimelineFact:
+        return TimelineFact(id=fact_id, subject="person/nick", attribute="shoe_size",
+                            value=value, unit="EU", cardinality="one", valid_from=valid_from,
+                            valid_to=valid_to, observed_at=seen, last_confirmed_at=seen,
+                            recorded_at=seen)
+
+    facts = [fact(1, "41", "2021"), fact(2, "40"), fact(3, "40"), fact(4, "40", None, "2021-02"),
+             *(fact(n, "40") for n in range(5, 9))]
+    after = {f.id: f for f in apply(facts, resolve_timeline(facts, "one"))}
+    assert after[4].status == "superseded" and after[4].superseded_by == 5
+    assert after[1].status == "current" and after[8].effective_valid_to == "2021"
+    for moment in (datetime(2020, 6, 1, tzinfo=UTC), datetime(2021, 1, 15, tzinfo=UTC)):
+        assert len([f for f in after.values() if valid_at(f, moment)]) == 1

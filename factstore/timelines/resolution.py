@@ -219,12 +219,14 @@ def _rule6(groups: Sequence[Sequence[TimelineFact]]
     every fact of another value observed before it, and stops (its effective end is that
     group's start) at the first group holding a fact observed after it (newer information
     ends it, as rule 5 says) or one of its own value (the value goes on there anyway).
-    Every member of a group is checked, since each states its own valid_to.
+    Every member of a disputed group is checked, since each states its own valid_to; in an
+    agreeing group only the last of its chain can outlive anything, since each earlier member
+    is ended at this same start by the restatement after it (rule 5).
     """
     pairs: set[Pair] = set()
     reach: dict[int, str | None] = {}
     for index, group in enumerate(groups):
-        for fact in group:
+        for fact in group if _is_disputed_group(group) else group[-1:]:
             stated_end = start_of(fact.valid_to)
             if stated_end is None:
                 continue
