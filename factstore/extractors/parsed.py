@@ -110,15 +110,20 @@ def _misparsed_subject(verb: Any) -> Any | None:
     return None
 
 
-def _own_clause_heads(sentence: Any) -> list[Any]:
-    """The words that head an assertion of their own: the root, any coordinated verb or
+def _own_clause_heads(sentence: Any) -> tuple[list[Any], set[int]]:
+    """The words that head an assertion of their own -- the root, any coordinated verb or
     parataxis with its own subject, a non-restrictive "which" clause with news of its own,
-    a fronted clause before ", so ...", and the verb of each part after a semicolon."""
+    a fronted clause before ", so ..." -- and where the clause after each fronted one starts."""
     heads = [sentence.root]
+    resumes: set[int] = set()
     for token in sentence:
         if token.i == sentence.root.i:
             continue
-        if _fronted_clause(token) or _which_news(token):
+        if _fronted_clause(token):
+            heads.append(token)
+            resumes.add(token.right_edge.i + 1)
+            continue
+        if _which_news(token):
             heads.append(token)
             continue
         if token.dep_ not in ("conj", "parataxis"):
@@ -128,7 +133,7 @@ def _own_clause_heads(sentence: Any) -> list[Any]:
         subject = _subject_of(token)
         if subject is not None and not _leans_back(list(token.subtree)):
             heads.append(token)
-    return heads
+    return heads, resumes
 
 
 def _after_comma(token: Any) -> bool:
@@ -187,9 +192,8 @@ def _states_its_own(tokens: Sequence[Any], inside: set[int]) -> bool:
     head = _highest(tokens)
     subject = next((c for c in head.children if c.dep_ in _SUBJECT_DEPS and c.i in inside),
                    None)
-    if subject is None:
-        return False
-    return head.lemma_ in _TASTE_VERBS and subject.lower_ in _FIRST_PERSON
+    return (subject is not None and head.lemma_ in _TASTE_VERBS
+            and subject.lower_ in _FIRST_PERSON)
 
 
 def _points_at_the_clause(token: Any, inside: set[int]) -> bool:
@@ -217,12 +221,15 @@ def _has_own_subject(doc: Any, start: int, end: int) -> bool:
                and t.lower_ not in _DEMONSTRATIVES for t in doc[start:end])
 
 
+def _imperative_verb(part: Any) -> Any | None:
+    """The bare verb a part opens with, past "don't", "always", "never", "separately, never"
+    ("Don't merge without ..."), or None when it opens otherwise."""
+    lead = next((t for t in part if t.dep_ not in _IMPERATIVE_LEAD or t.tag_ == "VB"), None)
+    return lead if lead is not None and lead.tag_ == "VB" else None
+
+
 def _is_imperative(part: Any) -> bool:
-    """A part opening with a bare verb, "do not"/"never" allowed ("Don't merge without ...")."""
-    words = [t for t in part if t.dep_ not in ("punct", "intj")]
-    while words and (words[0].dep_ in ("neg", "aux", "advmod") and words[0].tag_ != "VB"):
-        words.pop(0)  # "don't", "always", "never", "separately, never ..."
-    return bool(words) and words[0].tag_ == "VB"
+    return _imperative_verb(part) is not None
 
 
 def _is_report(part: Any) -> bool:
@@ -250,9 +257,8 @@ def _semicolon_starts(sentence: Any) -> set[int]:
 
 
 def _clauses(sentence: Any) -> list[_Clause]:
-    heads = _own_clause_heads(sentence)
-    starts = sorted({sentence.start} | {h.left_edge.i for h in heads[1:]}
-                    | {h.right_edge.i + 1 for h in heads[1:] if _fronted_clause(h)}
+    heads, resumes = _own_clause_heads(sentence)
+    starts = sorted({sentence.start} | {h.left_edge.i for h in heads[1:]} | resumes
                     | _semicolon_starts(sentence))
     out = []
     for a, b in zip(starts, [*starts[1:], sentence.end], strict=True):
@@ -302,8 +308,8 @@ def structural_kind(clause: _Clause, *, speakers: frozenset[str] = frozenset()) 
     if head.pos_ not in ("VERB", "AUX") and not (head.pos_ == "ADJ" and subject is not None):
         return None  # a fragment: a greeting, a name, a noun phrase
     if subject is None:
-        lead = next((t for t in clause.tokens if t.dep_ not in _IMPERATIVE_LEAD), None)
-        if head.tag_ == "VB" and lead is not None and lead.i == head.i:
+        verb = _imperative_verb(clause.tokens)
+        if verb is not None and verb.i == head.i:
             # an imperative: a rule when it says always/never/don't, else a request
             return Kind.RULE if negated or "always" in words else None
         return None
