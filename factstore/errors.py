@@ -36,6 +36,26 @@ class TagNotFound(NotFound):
     """The registry has no such canonical tag."""
 
 
+class SourceNotFound(NotFound):
+    """No document has that lineage."""
+
+
+class SourceStateError(FactStoreError):
+    """The source exists but cannot change that way (already removed, not removed)."""
+
+
+class SourceRemoved(SourceStateError):
+    """A capture would add a new version to a removed source: restore it first."""
+
+
+class ClaimNotFound(NotFound):
+    """No claim has that id."""
+
+
+class GroupNotFound(NotFound):
+    """No contradiction group has that id."""
+
+
 class ConflictStateError(FactStoreError):
     """The conflict exists but cannot be closed that way (already closed, wrong lane)."""
 

@@ -185,3 +185,42 @@ def belief_diff_html(diff: Any) -> str:
                  ("subject", "attribute", "then", "now", "change"),
                  [(c.subject, c.attribute, c.then or None, c.now or None, c.change)
                   for c in diff.changes])
+
+
+def claims_html(claims: Sequence[Any]) -> str:
+    """ClaimList: testimony, one row per claim with its status and triage."""
+    rows = [(c.id, c.status, c.triage, c.statement, c.asserter, c.asserted_at, c.lineage,
+             c.document_version, c.extractor, c.fact_id) for c in claims]
+    caption = (f"{len(rows)} claim(s) — testimony: what sources asserted, not what is true"
+               if rows else "no claim matched")
+    return table(caption, ("#", "status", "triage", "statement", "asserter", "asserted",
+                           "lineage", "version", "extractor", "fact"), rows)
+
+
+def why_html(why: Any) -> str:
+    """Why: the fact, then every claim for and against it (the evidence bridge)."""
+    fact = why.fact
+    head = table(f"fact #{fact.id}: {why.support_count} supporting lineage(s)"
+                 + (" — support withdrawn" if why.support_withdrawn else ""),
+                 ("statement", "kind", "verdict"),
+                 [(fact.statement, fact.kind.value, fact.verdict.value)])
+    rows = [(x.stance, "counts" if x.current else x.not_current,
+             x.claim.statement if x.claim else "(observation)", x.quote, x.lineage,
+             x.document_version, x.claim.asserter if x.claim else None)
+            for x in why.supports + why.contradicts]
+    return head + table("the bridge", ("stance", "counts?", "claim", "quote", "lineage",
+                                       "version", "asserter"), rows)
+
+
+def context_html(bundle: Any) -> str:
+    """ContextBundle: two tables, never one — testimony, then facts."""
+    testimony = bundle.claims_and_sources
+    claims = table(f"claims and sources for {bundle.query!r} (grain: claim)",
+                   ("source", "claim", "quote", "asserter", "lineage"),
+                   [(h.source_rank, h.claim.statement, h.claim.quote, h.claim.asserter,
+                     h.claim.lineage) for h in testimony.claims])
+    facts = table(f"facts for {bundle.query!r} (grain: fact; valid now)",
+                  ("label", "statement", "id", "support"),
+                  [(i.label.code, i.fact.statement, i.fact.id, i.fact.support_count)
+                   for i in bundle.facts.items if i.fact is not None])
+    return claims + facts

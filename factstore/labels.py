@@ -44,17 +44,45 @@ def is_stale(fact: Fact, now: datetime, tag_lifetimes: Mapping[str, timedelta],
     return now - fact.t_last_verified > lifetime
 
 
+#: The caveat a fact carries once none of its testimony counts any more (seed 001: a
+#: re-extraction that fails to derive it again never makes it silently vanish).
+SUPPORT_WITHDRAWN = ("support withdrawn — no current testimony supports this any more (a "
+                     "re-extraction did not derive it again, or its living source no longer "
+                     "says it); why(fact_id) shows the claims")
+
+
 def label_fact(fact: Fact, *, now: datetime, tag_lifetimes: Mapping[str, timedelta],
                default_lifetime: timedelta, partner_ids: Sequence[int] = (),
-               similarity: float | None = None, strong: float | None = None) -> Label:
+               similarity: float | None = None, strong: float | None = None,
+               group_size: int = 0) -> Label:
     """The serving label for one retrievable fact.
 
     With ``similarity`` and ``strong`` (recall's strong gate), an active fact that matched
     the query only weakly is labeled as the weak match it is, not as believed current truth
-    for the question asked.
+    for the question asked. A fact whose support was withdrawn carries that caveat, and an
+    active one is then never present tense.
     """
+    label = _label(fact, now=now, tag_lifetimes=tag_lifetimes,
+                   default_lifetime=default_lifetime, partner_ids=partner_ids,
+                   similarity=similarity, strong=strong, group_size=group_size)
+    if not fact.support_withdrawn:
+        return label
+    if label.code == "active":
+        return Label("support-withdrawn", SUPPORT_WITHDRAWN, present_tense=False)
+    return Label(label.code, f"{label.text}; {SUPPORT_WITHDRAWN}", present_tense=False)
+
+
+def _label(fact: Fact, *, now: datetime, tag_lifetimes: Mapping[str, timedelta],
+           default_lifetime: timedelta, partner_ids: Sequence[int], similarity: float | None,
+           strong: float | None, group_size: int) -> Label:
     if fact.verdict is Verdict.CONTESTED:
         partners = ", ".join(f"#{p}" for p in partner_ids) or "its partner"
+        more = group_size - 1 - len(partner_ids)
+        if group_size > 2:
+            return Label("contested",
+                         f"contested — one of {group_size} facts that disagree (with "
+                         f"{partners}{f' and {more} more' if more > 0 else ''}); every side "
+                         "is served and the store does not choose", present_tense=False)
         return Label("contested",
                      f"contested — head-to-head with {partners} is unresolved; both sides are "
                      "served and the store does not choose", present_tense=False)

@@ -6,10 +6,13 @@ decision is the call a person would make (``resolve_conflict(id, winner, reasoni
 so every resolution says which rule made it. ``plan`` answers the decisions without
 writing; the Dagster job and a dry run both start from it.
 
-- ``newer-wins`` (``kind``, default STATE): both sides of that kind, about the same subject;
-  the side said (else captured) later wins. A tie is left alone.
-- ``both-stand-wording``: the difference detector found no difference between the sides
-  (they differ only in wording); both stand.
+- ``newer-wins`` (``kind``, default STATE): every member of the group of that kind, about
+  the same subject; the member said (else captured) last wins. A tie is left alone.
+- ``both-stand-wording``: the difference detector found no difference in any of the
+  group's pairs (they differ only in wording); all stand.
+
+A policy decides a contradiction group as a whole, as a person's resolution does: one
+decision per group (named by its first conflict), closing every conflict in it.
 """
 
 from __future__ import annotations
@@ -26,11 +29,14 @@ POLICIES = ("newer-wins", "both-stand-wording")
 
 @dataclass(frozen=True)
 class Decision:
-    """One conflict decided by a policy: a winner, or both standing (winner None)."""
+    """One contradiction group decided by a policy: a winner, or all standing (winner None).
+    ``conflict_id`` is the group's first open conflict, the one the call names."""
 
     conflict_id: int
     winner: int | None
     reasoning: str
+    #: every open conflict the decision closes (the group's)
+    closes: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -61,41 +67,60 @@ def plan(policy: str, conflicts: Sequence[Conflict],
         raise InvalidInput(f"policy {policy} takes no parameter(s) {sorted(unknown)}")
     label = f"policy {policy}" + "".join(f" {k}={v}" for k, v in sorted(params.items()))
     decisions, left = [], []
-    for conflict in conflicts:
-        if conflict.status != "open":
-            continue
+    for group in _groups(conflicts):
         if policy == "newer-wins":
-            outcome = _newer_wins(conflict, params["kind"], label)
+            outcome = _newer_wins(group, params["kind"], label)
         else:
-            outcome = _both_stand_wording(conflict, label)
+            outcome = _both_stand_wording(group, label)
         if isinstance(outcome, Decision):
             decisions.append(outcome)
         else:
-            left.append((conflict.id, outcome))
+            left += [(c.id, outcome) for c in group]
     return Plan(policy, params, tuple(decisions), tuple(left))
 
 
-def _newer_wins(conflict: Conflict, kind: str, label: str) -> Decision | str:
-    a, b = conflict.fact_a, conflict.fact_b
-    if a.kind.value != kind or b.kind.value != kind:
-        return f"not both {kind}"
-    if a.subject_key is None or a.subject_key != b.subject_key:
+def _groups(conflicts: Sequence[Conflict]) -> list[list[Conflict]]:
+    """The open conflicts by contradiction group (a conflict with no group is its own),
+    each in id order, the groups in the order of their first conflict."""
+    found: dict[object, list[Conflict]] = {}
+    for conflict in sorted(conflicts, key=lambda c: c.id):
+        if conflict.status != "open":
+            continue
+        key = conflict.group_id if conflict.group_id is not None else ("pair", conflict.id)
+        found.setdefault(key, []).append(conflict)
+    return list(found.values())
+
+
+def _members(group: list[Conflict]) -> list[Fact]:
+    facts = {f.id: f for c in group for f in (c.fact_a, c.fact_b)}
+    return [facts[i] for i in sorted(facts)]
+
+
+def _newer_wins(group: list[Conflict], kind: str, label: str) -> Decision | str:
+    members = _members(group)
+    if any(f.kind.value != kind for f in members):
+        return f"not all {kind}" if len(members) > 2 else f"not both {kind}"
+    subjects = {f.subject_key for f in members}
+    if None in subjects or len(subjects) != 1:
         return "not about one subject"
-    when_a, when_b = _when(a), _when(b)
-    if when_a == when_b:
+    ordered = sorted(members, key=_when, reverse=True)
+    newer = ordered[0]
+    if _when(ordered[1]) == _when(newer):
         return "said at the same time"
-    newer, older = (a, b) if when_a > when_b else (b, a)
-    return Decision(conflict.id, newer.id,
+    others = ", ".join(f"#{f.id} ({_when(f).isoformat()})" for f in ordered[1:])
+    return Decision(group[0].id, newer.id,
                     f"{label}: #{newer.id} ({_when(newer).isoformat()}) is newer than "
-                    f"#{older.id} ({_when(older).isoformat()}) about {a.subject_key}")
+                    f"{others} about {newer.subject_key}", tuple(c.id for c in group))
 
 
-def _both_stand_wording(conflict: Conflict, label: str) -> Decision | str:
-    if conflict.differences:
-        return "the detector found differences: " + ", ".join(conflict.differences)
-    return Decision(conflict.id, None,
+def _both_stand_wording(group: list[Conflict], label: str) -> Decision | str:
+    found = sorted({d for c in group for d in c.differences})
+    if found:
+        return "the detector found differences: " + ", ".join(found)
+    names = " and ".join(f"#{f.id}" for f in _members(group))
+    return Decision(group[0].id, None,
                     f"{label}: the difference detector found no difference between "
-                    f"#{conflict.fact_a.id} and #{conflict.fact_b.id}; they differ in wording")
+                    f"{names}; they differ in wording", tuple(c.id for c in group))
 
 
 def _when(fact: Fact):  # noqa: ANN202

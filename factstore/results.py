@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from factstore.kinds import Kind, Verdict
 
@@ -51,6 +52,12 @@ class Fact:
     asserter: str | None = None
     #: the quote is negated, as the extractor's parse read it; None when it did not say
     negated: bool | None = None
+    #: it had supporting testimony and none of it counts any more (a re-extraction did not
+    #: derive it again, or its living source's new version no longer says it): served with
+    #: a caveat, never silently dropped
+    support_withdrawn: bool = False
+
+    grain = "fact"
 
 
 @dataclass(frozen=True)
@@ -88,10 +95,14 @@ class Interrupt:
     similarity: float | None
     new: Side
     existing: Side
-    #: the exact calls that close it, one per possible winner (existing first, then new)
-    resolve_calls: tuple[str, str]
+    #: the exact calls that close it, one per possible winner (existing first, then new,
+    #: then the other members of its contradiction group): resolution closes the group
+    resolve_calls: tuple[str, ...]
     both_stand_call: str
     differences: tuple[str, ...] = ()
+    #: the contradiction group the conflict belongs to, and every member of it
+    group_id: int | None = None
+    group_members: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -177,6 +188,8 @@ class DocumentHit:
     lineage: str
     captured_at: datetime
 
+    grain = "document"
+
 
 @dataclass(frozen=True)
 class RecallItem:
@@ -190,6 +203,13 @@ class RecallItem:
     partner_ids: tuple[int, ...] = ()
     #: 'hit' (ranked by similarity) or 'contested-partner' (served because its partner was)
     served_as: str = "hit"
+    #: a contested fact's contradiction group
+    group_id: int | None = None
+
+    @property
+    def grain(self) -> str:
+        """'fact' or 'document': what this item is."""
+        return "fact" if self.fact is not None else "document"
 
     @property
     def text(self) -> str:
@@ -209,6 +229,9 @@ class RecallResult:
     best_fact_similarity: float | None
     #: the lines of the timelines the query is about, read as of the time it names
     timelines: tuple[str, ...] = ()
+    #: contradiction groups with more co-members than were served inline: each names the
+    #: rest and the call that returns them (a contested side is never served alone)
+    continuations: tuple[Any, ...] = ()
 
     def _repr_html_(self) -> str:
         from factstore.html import recall_html
@@ -236,6 +259,8 @@ class Conflict:
     differences: tuple[str, ...] = ()
     #: the newer fact whose supersession closed it (partner-superseded, both-superseded)
     settled_by: int | None = None
+    #: its contradiction group: every conflict among facts that disagree together
+    group_id: int | None = None
 
     def _repr_html_(self) -> str:
         from factstore.html import conflict_html

@@ -49,6 +49,9 @@ class Settings:
     document_floor: float = 0.30
     #: default number of items recall returns
     recall_k: int = 8
+    #: how many co-members of a contested fact's contradiction group recall and context
+    #: serve inline; the rest are named in a continuation (Store.contradiction_group)
+    group_inline: int = 6
     #: STATE facts with no hint of their own and no tag default go stale after this long
     state_default_lifetime: timedelta = timedelta(days=7)
     #: a capture with at least this many [[wiki-links]] ...
@@ -88,7 +91,7 @@ class Settings:
                 or not 0.0 <= float(fraction) < float("inf"):
             raise InvalidInput(f"setting import_rebuild_fraction={fraction!r} must be a "
                                "finite number >= 0")
-        for name in ("density_k", "ef_search", "recall_k", "index_page_min_links",
+        for name in ("density_k", "ef_search", "recall_k", "group_inline", "index_page_min_links",
                      "import_rebuild_min_rows"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:

@@ -53,6 +53,14 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "retract": ("facts", "retract"),
     "end_fact": ("facts", "end"),
     "brief": ("facts", "brief"),
+    "claims": ("claims",),
+    "why": ("why",),
+    "context": ("context",),
+    "remove_source": ("remove-source",),
+    "restore_source": ("restore-source",),
+    "lineages": ("lineages",),
+    "set_lineage_mode": ("lineage-mode",),
+    "contradiction_group": ("group",),
 }
 
 GREEN = "sample-svc is green right now"
@@ -309,6 +317,31 @@ def test_questions_list_and_update(run: Run) -> None:
     added = _json(run("--json", "questions", "add", "Recall latency", "--body", "not measured",
                       "--risk", "low", "--cost", "low"))
     assert added["status"] == "parked"
+
+
+def test_the_testimony_commands_read_claims_and_remove_and_restore_a_source(run: Run) -> None:
+    interrupt = _conflict(run)
+    existing, new = interrupt["existing"]["fact_id"], interrupt["new"]["fact_id"]
+    claims = _json(run("--json", "claims"))
+    assert {c["grain"] for c in claims} == {"claim"} and {c["status"] for c in claims} == {
+        "current"}
+    why = _json(run("--json", "why", str(existing)))
+    assert (why["grain"], why["support_count"]) == ("fact", 1)
+    assert [x["claim"]["fact_id"] for x in why["contradicts"]] == [new]
+    assert "the bridge" in run("why", str(existing)).stdout
+    group = _json(run("--json", "group", str(interrupt["group_id"])))
+    assert sorted(group["member_ids"]) == sorted((existing, new))
+    newest = _json(run("--json", "lineages"))[0]["lineage"]  # the contradiction's source
+    removed = _json(run("--json", "remove-source", newest, "--reason", "a test source"))
+    assert (removed["action"], removed["closed"]) == ("removed", [new])
+    assert "already removed" in run("remove-source", newest, "--reason", "again",
+                                    code=2).stderr
+    out = run("restore-source", newest, "--reason", "back").stdout
+    assert "reopened (restored_source)" in out and "conflicts opened again" in out
+    bundle = _json(run("--json", "context", "Where is the runner token?"))
+    assert (bundle["claims_and_sources"]["grain"], bundle["facts"]["grain"]) == ("claim", "fact")
+    assert "living" in run("lineage-mode", newest, "living").stdout
+    assert "triage must be one of" in run("claims", "--triage", "maybe", code=2).stderr
 
 
 # -- kept in step with the Store -----------------------------------------------------------

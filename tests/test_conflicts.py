@@ -77,37 +77,49 @@ def test_unknown_conflict_and_foreign_winner_are_typed_errors(store):
     assert store.fact(old.id).verdict == store.fact(new.id).verdict == "contested"
 
 
-def test_a_fact_in_two_conflicts_stays_contested_until_both_close(store):
+def test_three_disagreeing_facts_are_one_group_not_a_chain_of_pairs(store):
+    """Friday, Monday, Wednesday: the third contests both, so 1-3 exists beside 1-2 and 2-3."""
     green, red, first = _contest(store)
     result = say(store, YELLOW, "DECISION")
-    second = result.interrupts[0].conflict_id
-    assert result.interrupts[0].existing.fact_id in (green.id, red.id)
-    partner = result.interrupts[0].existing.fact_id
-    other = first
-    store.resolve_both_stand(other, "both stand")
-    assert store.fact(partner).verdict == "contested"  # still in the second conflict
-    store.resolve_both_stand(second, "all three are true in different regions")
-    assert store.fact(partner).verdict == "active"
-
-
-def test_superseding_a_fact_closes_its_other_conflicts(store):
-    green, red, first = _contest(store)
-    result = say(store, YELLOW, "DECISION")
-    second = result.interrupts[0].conflict_id
-    loser = result.interrupts[0].existing.fact_id
     yellow = result.outcomes[0].fact.id
-    survivor = red.id if loser == green.id else green.id
-    store.resolve_conflict(second, yellow, "yellow is the latest reading")
-    closed = store.conflict(first)
-    assert (closed.status, closed.resolution, closed.winner, closed.settled_by) == (
-        "resolved", "partner-superseded", survivor, yellow)
-    # The survivor says Friday or Monday; the winner says Wednesday. Nobody decided between
-    # those two, so the survivor is not released: it stays contested against the winner.
-    assert store.fact(survivor).verdict == "contested"
-    assert store.fact(yellow).verdict == "contested"
-    [inherited] = store.open_conflicts()
-    assert {inherited.fact_a.id, inherited.fact_b.id} == {survivor, yellow}
-    assert inherited.lane == "inherited" and inherited.differences
+    (interrupt,) = result.interrupts
+    assert set(interrupt.group_members) == {green.id, red.id, yellow}
+    assert len(interrupt.resolve_calls) == 3  # any member may win
+    pairs = {frozenset((c.fact_a.id, c.fact_b.id)) for c in store.open_conflicts()}
+    assert pairs == {frozenset((green.id, red.id)), frozenset((green.id, yellow)),
+                     frozenset((red.id, yellow))}
+    assert {c.group_id for c in store.open_conflicts()} == {interrupt.group_id}
+    group = store.contradiction_group(interrupt.group_id)
+    assert group.status == "open" and group.member_ids == tuple(sorted(
+        (green.id, red.id, yellow)))
+
+
+def test_both_stand_closes_the_whole_group(store):
+    green, red, first = _contest(store)
+    say(store, YELLOW, "DECISION")
+    store.resolve_both_stand(first, "all three are true in different regions")
+    assert store.open_conflicts() == []
+    assert {c.resolution for c in store.conflicts("resolved")} == {"both-stand"}
+    assert all(f.verdict == "active" for f in store.facts_by_verdict(kind="DECISION"))
+
+
+def test_resolution_closes_the_whole_group_with_one_winner(store):
+    green, red, first = _contest(store)
+    result = say(store, YELLOW, "DECISION")
+    yellow = result.outcomes[0].fact.id
+    # the winner need not be in the conflict named: any member of its group may win
+    closed = store.resolve_conflict(first, yellow, "yellow is the latest reading")
+    assert closed.status == "resolved" and closed.settled_by == yellow
+    assert closed.resolution == "both-superseded"  # green and red both lost to yellow
+    assert store.open_conflicts() == []
+    assert store.fact(yellow).verdict == "active"
+    for loser in (green.id, red.id):
+        fact = store.fact(loser)
+        assert (fact.verdict, fact.superseded_by) == ("superseded", yellow)
+    # a contradiction never deletes a fact: every side is still there with its history
+    assert {h.to_verdict for h in store.history(green.id)} >= {"contested", "superseded"}
+    head_to_head = [c for c in store.conflicts("resolved") if c.winner == yellow]
+    assert len(head_to_head) == 2 and all(c.resolution == "head-to-head" for c in head_to_head)
 
 
 def test_a_withdrawn_side_releases_its_partner(store):

@@ -42,7 +42,8 @@ HOSTILE = [
 ]
 TEXT = st.sampled_from(["Sam moved to Lisbon.", "ci", "ops.ci", "Paris", "me", "city",
                         "2026-01-01T00:00:00Z", "2025", "reason enough", "low", "open",
-                        "STATE", "active", "2d"])
+                        "STATE", "active", "2d", "utterance:chat:2", "living", "snapshot",
+                        "written", "dropped"])
 ID = st.sampled_from([1, 2, 3, 4, 5])
 ANY = st.one_of(st.sampled_from(HOSTILE), TEXT, ID, st.text(max_size=40),
                 st.integers(), st.floats(allow_nan=True))
@@ -139,6 +140,23 @@ CALLS = {
                             st.just({})),
     "hnsw_indexes": st.just(((), {})),
     "scan_for": st.tuples(st.tuples(st.one_of(ANY, st.lists(ANY, max_size=3))), st.just({})),
+    "claims": st.tuples(st.just(()), st.fixed_dictionaries({}, optional={
+        "lineage": ANY, "document_id": ANY, "asserter": ANY, "since": ANY, "until": ANY,
+        "text": ANY, "fact_id": ANY, "triage": ANY, "historical": ANY, "limit": ANY,
+        "offset": ANY})),
+    "claim": st.tuples(st.tuples(ANY), st.just({})),
+    "why": st.tuples(st.tuples(ANY), st.just({})),
+    "context": st.tuples(st.tuples(ANY), st.fixed_dictionaries({}, optional={
+        "k": ANY, "per_source": ANY, "now": ANY})),
+    "remove_source": st.tuples(st.tuples(ANY, ANY), st.just({})),
+    "restore_source": st.tuples(st.tuples(ANY, ANY), st.just({})),
+    "set_lineage_mode": st.tuples(st.tuples(ANY, ANY), st.fixed_dictionaries({}, optional={
+        "reason": ANY})),
+    "lineages": st.tuples(st.just(()), st.fixed_dictionaries({}, optional={
+        "removed": ANY, "limit": ANY})),
+    "lineage": st.tuples(st.tuples(ANY), st.just({})),
+    "contradiction_group": st.tuples(st.tuples(ANY), st.fixed_dictionaries({}, optional={
+        "offset": ANY, "limit": ANY})),
 }
 
 

@@ -216,19 +216,26 @@ def test_a_conflict_policy_dry_run_lists_and_writes_nothing_then_applies(resourc
             run_config={"ops": {"apply_conflict_policy": {"config": {
                 "policy": "newer-wins", "params": {"kind": "REFERENCE"}, "dry_run": dry_run}}}})
 
+    # Three paths, each contradicting the others: one contradiction group, one decision.
+    groups = {c.group_id for c in opened}
+    assert len(opened) == 3 and len(groups) == 1
     dry = launch(True).output_for_node("apply_conflict_policy")
-    assert dry["decided"] == len(opened) and dry["applied"] == 0
+    assert dry["decided"] == len(groups) and dry["applied"] == 0
     with resources["factstore"].store() as store:
         assert len(store.open_conflicts()) == len(opened)
     applied = launch(False).output_for_node("apply_conflict_policy")
-    assert applied["applied"] == len(opened)
+    assert applied["applied"] == len(groups)
+    newest = max({f.id: f for c in opened for f in (c.fact_a, c.fact_b)}.values(),
+                 key=lambda f: f.t_said)
     with resources["factstore"].store() as store:
         assert not store.open_conflicts()
         for conflict in opened:
             closed = store.conflict(conflict.id)
-            assert closed.reasoning.startswith("policy newer-wins kind=REFERENCE: ")
-            newer = max((conflict.fact_a, conflict.fact_b), key=lambda f: f.t_said)
-            assert closed.winner == newer.id
+            assert "policy newer-wins kind=REFERENCE: " in closed.reasoning
+            if newest.id in (conflict.fact_a.id, conflict.fact_b.id):
+                assert closed.winner == newest.id
+            else:  # both sides lost to the group's newest
+                assert (closed.winner, closed.settled_by) == (None, newest.id)
 
 
 def test_documents_landed_without_extraction_are_extracted_by_the_batch_asset(archives,

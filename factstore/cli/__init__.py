@@ -17,6 +17,8 @@ The package, one module per concept:
 - ``evals``      the ``eval`` sub-app (run, record and compare eval suites)
 - ``server``     the ``server`` sub-app (the embedded Postgres: status, stop)
 - ``migrate``    ``factstore migrate`` (document archives, through factstore.migration)
+- ``testimony``  claims, why, context, lineages, lineage-mode, remove-source,
+                 restore-source, group (the claim layer and the evidence bridge)
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from factstore.cli.render import render_conflict, render_interrupt, render_recal
 from factstore.cli.server import server_app
 from factstore.cli.shell import CliState, GlobalOptions, app, main, open_store
 from factstore.cli.tags import tags_app
+from factstore.cli.testimony import claims, why  # noqa: F401  (register the commands)
 from factstore.store import Store
 
 __all__ = [

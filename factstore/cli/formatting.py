@@ -22,7 +22,13 @@ __all__ = ["to_jsonable"]
 def to_jsonable(value: object) -> Any:
     """Result dataclasses to plain JSON values: datetimes ISO-8601, timedeltas as '2d'."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        out = {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        # every answer says its grain (claim, fact, document); a claim says its status
+        for extra in ("grain", "status"):
+            if extra not in out and isinstance(getattr(type(value), extra, None),
+                                               str | property):
+                out[extra] = to_jsonable(getattr(value, extra))
+        return out
     if isinstance(value, Enum):  # before str: Kind and Verdict are StrEnums
         return value.value
     if value is None or isinstance(value, bool | str | int):

@@ -24,7 +24,7 @@ from factstore.results import (
 )
 
 __all__ = ["render_conflict", "render_conflicts", "render_dropped", "render_interrupt",
-           "render_recall", "render_remember"]
+           "render_recall", "render_recall_items", "render_remember"]
 
 
 _LAYER_MEANING = {
@@ -40,15 +40,18 @@ _LABEL_STYLE = {
     "event": "cyan",
     "parked": "magenta",
     "document": "blue",
+    "support-withdrawn": "yellow",
 }
 
 
 def _cli_calls(interrupt: Interrupt) -> list[str]:
-    """The CLI spellings of the interrupt's closing calls (existing wins, new wins, both)."""
+    """The CLI spellings of the interrupt's closing calls (existing wins, new wins, any
+    other member of its contradiction group wins, all stand)."""
     cid = interrupt.conflict_id
-    return [f'factstore resolve {cid} {interrupt.existing.fact_id} --reasoning "<why>"',
-            f'factstore resolve {cid} {interrupt.new.fact_id} --reasoning "<why>"',
-            f'factstore both-stand {cid} --reasoning "<why both are true>"']
+    winners = [interrupt.existing.fact_id, interrupt.new.fact_id]
+    winners += [m for m in interrupt.group_members if m not in winners]
+    return ([f'factstore resolve {cid} {w} --reasoning "<why>"' for w in winners]
+            + [f'factstore both-stand {cid} --reasoning "<why both are true>"'])
 
 
 # -- renderers (shared with factstore.demo) -----------------------------------------------
@@ -164,19 +167,28 @@ def render_recall(console: Console, result: RecallResult) -> None:
     if not result.items:
         console.print("[dim]no items served[/dim]")
         return
+    render_recall_items(console, result.items)
+    for more in result.continuations:
+        console.print(f"group #{more.group_id} has {len(more.remaining)} more member(s): "
+                      f"store.{more.call} or factstore group {more.group_id}")
+
+
+def render_recall_items(console: Console, items: Sequence[Any]) -> None:
+    """Served items, each with its label, what it is, and its similarity."""
     table = Table(show_lines=True, expand=True)
     table.add_column("#", justify="right")
     table.add_column("label", no_wrap=True)
     table.add_column("served item", ratio=1, overflow="fold")
     table.add_column("sim", justify="right")
-    for n, item in enumerate(result.items, 1):
+    for n, item in enumerate(items, 1):
         style = _LABEL_STYLE.get(item.label.code, "")
         label = f"[{style}]{item.label.code}[/{style}]" if style else item.label.code
         if item.fact is not None:
             f = item.fact
             body = (f"[bold]{escape(f.statement)}[/bold]\n"
                     f"fact #{f.id} · kind {f.kind.value} · verdict {f.verdict.value}"
-                    f"{' · served as contested partner' if item.served_as != 'hit' else ''}\n"
+                    f"{' · served as contested partner' if item.served_as != 'hit' else ''}"
+                    f" · support {f.support_count}\n"
                     f"quote: {escape(_quote(f.evidence_quote))}\n")
         else:
             assert item.document is not None

@@ -83,6 +83,7 @@ from factstore.store.review_tools import ReviewTools
 from factstore.store.rows import fetch_fact, fetch_facts
 from factstore.store.server_tuning import SERVER_SETTINGS
 from factstore.store.subjects import read_unread_subjects
+from factstore.store.testimony_tools import TestimonyTools
 from factstore.store.timeline_tools import TimelineTools, default_user
 from factstore.writepath.prepare import prepare_capture
 
@@ -91,6 +92,8 @@ TOOLS = (
     "open_conflicts", "registry_query", "registry_add_leaf", "registry_propose_root",
     "open_questions", "update_open_question", "write_facts", "backfill_facts",
     "retract", "end_fact", "facts", "brief",
+    "claims", "why", "context", "remove_source", "restore_source", "lineages",
+    "set_lineage_mode", "contradiction_group",
 )
 #: How many imported records commit together (each chunk whole, and skipped on a re-run).
 IMPORT_CHUNK = 1000
@@ -99,7 +102,8 @@ IMPORT_CHUNK = 1000
 MAX_IMPORT_CHUNK = 1_000_000
 
 
-class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTools):
+class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTools,
+            TestimonyTools):
     """A fact store on Postgres + pgvector. Open with ``Store.open()``; close when done."""
 
     def __init__(self, pool: ConnectionPool, dsn: str, embedder: Embedder, extractor: Extractor,

@@ -403,7 +403,7 @@ def _walk(node: dict[str, Any], depth: int, lines: list[str], indexes: list[str]
 
 #: The tables row_counts reports, in a fixed order.
 COUNTED_TABLES = ("facts", "evidence", "documents", "conflicts", "fact_history",
-                  "candidate_roots", "tags")
+                  "candidate_roots", "tags", "claims", "lineages", "lineage_events")
 
 
 def row_counts(cur: Any) -> dict[str, int]:
@@ -415,7 +415,7 @@ def row_counts(cur: Any) -> dict[str, int]:
 
 
 #: The tables table_rows reads back whole.
-ROW_TABLES = ("facts", "evidence", "documents", "fact_history")
+ROW_TABLES = ("facts", "evidence", "documents", "fact_history", "claims")
 
 
 def table_rows(cur: Any, table: str) -> list[dict[str, Any]]:

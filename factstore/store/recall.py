@@ -8,10 +8,12 @@ from typing import Any
 import numpy as np
 from psycopg import sql
 
+from factstore.groups import GroupContinuation, bound_inline
 from factstore.kinds import RETRIEVABLE_VERDICTS, Kind, Verdict
 from factstore.labels import DOCUMENT_LABEL, answering_layer, label_fact
 from factstore.results import Fact, RecallItem, RecallResult
 from factstore.settings import Settings
+from factstore.store import groups
 from factstore.store import tags as tag_sql
 from factstore.store.rows import document_from_row, fetch_facts
 
@@ -33,15 +35,20 @@ def _fact_knn_query() -> sql.Composed:
 _FACT_KNN = _fact_knn_query()
 
 
-def recall(cur: Any, query: str, vector: np.ndarray, k: int, settings: Settings,
-           now: datetime) -> RecallResult:
+def fact_hits(cur: Any, vector: np.ndarray, k: int, settings: Settings
+              ) -> list[tuple[int, float]]:
+    """The k nearest retrievable facts, (id, cosine similarity), nearest first."""
     cur.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(
         sql.Literal(max(settings.ef_search, k))))
     cur.execute(_FACT_KNN, {"q": vector, "k": k})
-    ranked = [(row["id"], 1.0 - float(row["distance"])) for row in cur.fetchall()]
+    return [(row["id"], 1.0 - float(row["distance"])) for row in cur.fetchall()]
+
+
+def recall(cur: Any, query: str, vector: np.ndarray, k: int, settings: Settings,
+           now: datetime) -> RecallResult:
+    ranked = fact_hits(cur, vector, k, settings)
     best = ranked[0][1] if ranked else None
     served = [(fid, sim) for fid, sim in ranked if sim >= settings.recall_floor]
-    facts = fetch_facts(cur, [fid for fid, _ in served])
     documents = []
     if best is None or best < settings.recall_strong:
         cur.execute("SELECT id, content, source_type, source_ref, lineage, captured_at, "
@@ -50,60 +57,62 @@ def recall(cur: Any, query: str, vector: np.ndarray, k: int, settings: Settings,
         documents = [r for r in cur.fetchall() if r["similarity"] >= settings.document_floor]
     layer = answering_layer(best, floor=settings.recall_floor, strong=settings.recall_strong,
                             documents_found=bool(documents))
+    items: list[RecallItem] = []
+    if layer not in ("fact", "fact-weak"):
+        items += [RecallItem(DOCUMENT_LABEL, float(row["similarity"]),
+                             document=document_from_row(row)) for row in documents]
+    fact_items, continuations = serve_facts(cur, served, ranked, settings, now)
+    return RecallResult(query, layer, tuple(items + fact_items), best,
+                        continuations=continuations)
+
+
+def serve_facts(cur: Any, served: list[tuple[int, float]], ranked: list[tuple[int, float]],
+                settings: Settings, now: datetime
+                ) -> tuple[list[RecallItem], tuple[GroupContinuation, ...]]:
+    """Served facts with their labels, each contested fact followed by the co-members of its
+    contradiction group (``group_inline`` of them inline, the rest in a continuation)."""
+    facts = fetch_facts(cur, [fid for fid, _ in served])
     lifetimes = tag_sql.tag_lifetimes(cur)
-    partners = _open_partners(cur, [f.id for f in facts.values()
-                                    if f.verdict is Verdict.CONTESTED])
+    grouped = groups.open_groups_of(cur, [f.id for f in facts.values()
+                                          if f.verdict is Verdict.CONTESTED])
+    partners: dict[int, tuple[int, ...]] = {}
+    continuations: dict[int, GroupContinuation] = {}
+    for fact_id, (group_id, members) in grouped.items():
+        inline, rest = bound_inline(fact_id, members, settings.group_inline)
+        partners[fact_id] = inline
+        if rest and fact_id in facts:
+            continuations.setdefault(group_id, GroupContinuation(group_id, inline, rest))
+    partner_facts = fetch_facts(cur, sorted({p for ps in partners.values() for p in ps}
+                                            - set(facts)))
+    # a partner's own label names its partners too
+    grouped.update(groups.open_groups_of(cur, [p for p in partner_facts
+                                              if p not in grouped]))
     items: list[RecallItem] = []
     shown: set[int] = set()
 
     def serve(fact: Fact, similarity: float, served_as: str) -> None:
         shown.add(fact.id)
-        ids = tuple(partners.get(fact.id, ()))
+        group_id, members = grouped.get(fact.id, (None, []))
+        ids = partners.get(fact.id) or bound_inline(fact.id, members, settings.group_inline)[0]
         items.append(RecallItem(
             label_fact(fact, now=now, tag_lifetimes=lifetimes,
                        default_lifetime=settings.state_default_lifetime, partner_ids=ids,
-                       similarity=similarity, strong=settings.recall_strong),
-            similarity, fact=fact, partner_ids=ids, served_as=served_as))
+                       similarity=similarity, strong=settings.recall_strong,
+                       group_size=len(members)),
+            similarity, fact=fact, partner_ids=ids, served_as=served_as, group_id=group_id))
 
-    fact_items_first = layer in ("fact", "fact-weak")
-    if not fact_items_first:
-        for row in documents:
-            items.append(RecallItem(DOCUMENT_LABEL, float(row["similarity"]),
-                                    document=document_from_row(row)))
-    partner_facts = fetch_facts(cur, sorted({p for ps in partners.values() for p in ps}
-                                            - set(facts)))
     for fid, similarity in served:
         if fid in shown:
             continue
         serve(facts[fid], similarity, "hit")
-        # A contested fact is never served alone: its partners follow it, labeled.
+        # A contested fact is never served alone: its group's co-members follow it, labeled.
         for pid in partners.get(fid, ()):
             if pid not in shown:
                 partner = facts.get(pid) or partner_facts[pid]
                 serve(partner, _similarity(ranked, pid), "contested-partner"
                       if pid not in facts else "hit")
-    return RecallResult(query, layer, tuple(items), best)
+    return items, tuple(continuations.values())
 
 
 def _similarity(ranked: list[tuple[int, float]], fact_id: int) -> float:
     return next((sim for fid, sim in ranked if fid == fact_id), float("nan"))
-
-
-def _open_partners(cur: Any, ids: list[int]) -> dict[int, list[int]]:
-    if not ids:
-        return {}
-    cur.execute("SELECT fact_a, fact_b FROM conflicts WHERE status = 'open' AND "
-                "(fact_a = ANY(%(ids)s) OR fact_b = ANY(%(ids)s)) ORDER BY id", {"ids": ids})
-    out: dict[int, list[int]] = {}
-    for row in cur.fetchall():
-        out.setdefault(row["fact_a"], []).append(row["fact_b"])
-        out.setdefault(row["fact_b"], []).append(row["fact_a"])
-    # Partners of partners also need their labels to name their own partners.
-    cur.execute("SELECT fact_a, fact_b FROM conflicts WHERE status = 'open' AND "
-                "(fact_a = ANY(%(ids)s) OR fact_b = ANY(%(ids)s)) ORDER BY id",
-                {"ids": [p for ps in out.values() for p in ps]})
-    for row in cur.fetchall():
-        for a, b in ((row["fact_a"], row["fact_b"]), (row["fact_b"], row["fact_a"])):
-            if b not in out.setdefault(a, []):
-                out[a].append(b)
-    return out

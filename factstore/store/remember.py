@@ -18,8 +18,10 @@ import numpy as np
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
+from factstore.claims import TRIAGE_OF_OUTCOME
+from factstore.errors import SourceRemoved
 from factstore.kinds import LIVE_VERDICTS, Kind, Verdict
-from factstore.redaction import redact, redact_json
+from factstore.redaction import redact_json
 from factstore.results import (
     CandidateRoot,
     DocumentRecord,
@@ -29,8 +31,9 @@ from factstore.results import (
     Side,
 )
 from factstore.settings import Settings
+from factstore.store import claims as claim_sql
 from factstore.store import density as density_sql
-from factstore.store import locks, transitions
+from factstore.store import groups, locks, transitions
 from factstore.store import tags as tag_sql
 from factstore.store.rows import fetch_fact
 from factstore.writepath.density import DensityFinding, HitReading, NearHit, assess
@@ -76,13 +79,16 @@ def write_capture(cur: Any, capture: Capture, prepared: PreparedCapture,
     routed = ("index-page" if prepared.gate.is_index_page
               else "facts" if prepared.facts else "documents-only")
     document = _land_document(cur, capture, routed, doc_vector, prepared)
+    newly_read = document.routed == "unextracted" or not document.duplicate
     if document.routed == "unextracted" or (document.routed == "documents-only"
                                              and routed == "facts"):
         # landed by land_documents, or read again by an extractor that finds facts in it
         cur.execute("UPDATE documents SET routed = %s WHERE id = %s", (routed, document.id))
         document = dataclasses.replace(document, routed=routed)
+    claims = claim_sql.ClaimWriter(cur, document, capture.source_ref, capture.scribe,
+                                   capture.observed, at)
     if prepared.dropped:
-        _record_dropped(cur, document.id, capture, prepared)
+        claims.dropped(prepared.dropped)
     if capture.scribe is not None:
         cur.execute("INSERT INTO document_extractions (document_id, extractor) VALUES (%s, %s) "
                     "ON CONFLICT DO NOTHING", (document.id, capture.scribe))
@@ -102,7 +108,8 @@ def write_capture(cur: Any, capture: Capture, prepared: PreparedCapture,
         if unresolved:
             meta["unresolved_topics"] = unresolved
         outcome, interrupt = _write_one(cur, fact, vector, tags, meta, capture, document,
-                                        settings, path_exists)
+                                        settings, path_exists, claims)
+        claims.absorbed(fact, outcome.fact.id)
         outcomes.append(outcome)
         if interrupt:
             interrupts.append(interrupt)
@@ -110,19 +117,29 @@ def write_capture(cur: Any, capture: Capture, prepared: PreparedCapture,
             if r.candidate_root:
                 root = tag_sql.note_candidate_root(cur, r.topic, outcome.fact.id, at)
                 roots[root.proposed_tag] = root
+    _settle_testimony(cur, document, capture, newly_read, at)
     return RememberResult(document, tuple(outcomes), tuple(interrupts), tuple(roots.values()),
                           prepared.dropped, gated=prepared.gate.reason)
 
 
-def _record_dropped(cur: Any, document_id: int, capture: Capture,
-                    prepared: PreparedCapture) -> None:
-    """Every refused fact with its stage and reason (Store.dropped_facts reads them); the
-    same refusal of the same document by the same extractor is kept once."""
-    cur.executemany(
-        "INSERT INTO dropped_facts (document_id, extracted_by, statement, kind, quote, stage, "
-        "reason, dropped_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-        [(document_id, capture.scribe, redact(d.statement)[0], d.kind[:64], redact(d.quote)[0],
-          d.stage, redact(d.reason)[0], capture.captured_at) for d in prepared.dropped])
+def _settle_testimony(cur: Any, document: DocumentRecord, capture: Capture, newly_read: bool,
+                      at: datetime) -> None:
+    """After a document's claims are stored: a re-read by another extractor generation
+    supersedes the older generations' claims of it; a new version of a living lineage
+    supersedes the older versions' claims. A fact left with no current support keeps its
+    verdict and is served with a caveat (its history says why)."""
+    if document.duplicate:
+        touched = claim_sql.supersede_generations(cur, document.id, capture.scribe, at)
+        claim_sql.note_withdrawn(cur, touched, at,
+                                 f"re-extraction of document #{document.id} by "
+                                 f"{capture.scribe or 'an unnamed extractor'} did not derive "
+                                 "it again")
+    if newly_read and document.version > 1 and \
+            claim_sql.lineage_state(cur, document.lineage)["mode"] == "living":
+        touched = claim_sql.supersede_versions(cur, document.lineage, at)
+        claim_sql.note_withdrawn(cur, touched, at,
+                                 f"the living source {document.lineage} no longer says it "
+                                 f"(version {document.version})")
 
 
 def _land_document(cur: Any, capture: Capture, routed: str, vector: np.ndarray,
@@ -139,6 +156,12 @@ def _land_document(cur: Any, capture: Capture, routed: str, vector: np.ndarray,
     row = cur.fetchone()
     if row is not None:
         return DocumentRecord(row["id"], lineage, row["version"], digest, True, row["routed"])
+    state = claim_sql.lineage_state(cur, lineage)
+    if state["removed_at"] is not None:
+        raise SourceRemoved(
+            f"source {lineage} was removed on {state['removed_at']:%Y-%m-%d %H:%M} "
+            f"({state['removed_reason']}); restore it with restore_source({lineage!r}, "
+            "reason=...) before capturing a new version of it. Nothing was written")
     meta: dict[str, object] = {}
     if capture.redacted:
         meta["redactions"] = list(capture.redacted)
@@ -189,23 +212,31 @@ def _lock_kinds(cur: Any, kinds: set[Kind]) -> None:
 
 def _write_one(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str],
                meta: dict[str, object], capture: Capture, document: DocumentRecord,
-               settings: Settings, path_exists: Callable[[str], bool]
-               ) -> tuple[FactOutcome, Interrupt | None]:
+               settings: Settings, path_exists: Callable[[str], bool],
+               claims: claim_sql.ClaimWriter) -> tuple[FactOutcome, Interrupt | None]:
     at = capture.captured_at
     rerun = _rerun(cur, fact, document, capture)
     if rerun is not None:
+        # The same document already yielded this fact. Another extractor generation reading
+        # it again asserts it anew (its own claim, same lineage: no added support).
+        claim_id, created = claims.record(fact, "restatement",
+                                          "derived again from a document that already "
+                                          "yielded this fact", rerun)
+        if created:
+            claims.link(rerun, claim_id, fact.quote)
         return FactOutcome("unchanged", fetch_fact(cur, rerun), related_fact_id=rerun,
                            note="this capture already yielded the fact (a re-run)",
                            scope=_scope(fact)), None
     if fact.parked_reason is not None:
-        new_id = _insert(cur, fact, vector, tags, {**meta, "polarity_guard": fact.parked_reason},
-                         capture, document, Verdict.PARKED)
+        new_id, _ = _insert(cur, fact, vector, tags,
+                            {**meta, "polarity_guard": fact.parked_reason}, capture, document,
+                            Verdict.PARKED, claims=claims, reason=fact.parked_reason)
         transitions.record(cur, new_id, None, "parked", fact.parked_reason, at)
         return FactOutcome("parked", fetch_fact(cur, new_id), note=fact.parked_reason,
                            scope=_scope(fact)), None
     restated = _restatement(cur, fact)
     if restated is not None:
-        return _recapture(cur, restated, fact, tags, document, capture,
+        return _recapture(cur, restated, fact, tags, capture, claims,
                           scope=_scope(fact)), None
     hits = density_sql.near_hits(cur, fact, vector, tags, settings)
     finding = _assess(fact, hits, settings, exhaustive=False)
@@ -214,7 +245,7 @@ def _write_one(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str]
     if finding.restatement is not None:
         same = finding.restatement
         # Nothing differs but the wording: new testimony for the existing fact.
-        return _recapture(cur, same.hit.id, fact, tags, document, capture, scope=scope,
+        return _recapture(cur, same.hit.id, fact, tags, capture, claims, scope=scope,
                           similarity=same.hit.similarity,
                           note=f"near-hit #{same.hit.id} ({same.hit.similarity:.3f}) with no "
                                f"detected difference: new testimony{skipped}"), None
@@ -223,7 +254,8 @@ def _write_one(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str]
         reason = (f"written: near-hit #{related.hit.id} differs only in "
                   f"{', '.join(related.differences)}" if related
                   else "written: no conflict candidate") + skipped
-        new_id = _insert(cur, fact, vector, tags, meta, capture, document, Verdict.ACTIVE)
+        new_id, _ = _insert(cur, fact, vector, tags, meta, capture, document, Verdict.ACTIVE,
+                            claims=claims, reason=reason)
         transitions.record(cur, new_id, None, "active", reason, at)
         if related is None:
             return FactOutcome("written", fetch_fact(cur, new_id), note=skipped.lstrip("; ")
@@ -238,12 +270,13 @@ def _write_one(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str]
                       explicit_supersession=fact.supersedes, path_exists=path_exists,
                       same_subject=top.same_subject, new_observed=capture.observed,
                       existing_observed=top.hit.observed)
-    if decision.winner == "new" and decision.lane in ("lane-1", "revision"):
-        # It replaces every contradicting candidate, so read the hits past the first.
+    if decision.winner is None or (decision.winner == "new"
+                                   and decision.lane in ("lane-1", "revision")):
+        # It contests (or replaces) every contradicting candidate, so read past the first.
         finding = _assess(fact, hits, settings, exhaustive=True)
     write = _Write(cur, fact, vector, tags, meta, capture, document, settings, finding,
-                   decision, skipped)
-    if decision.winner is None:  # RULE exception or lane 3: both contested, interrupt
+                   decision, skipped, claims)
+    if decision.winner is None:  # RULE exception or lane 3: contested, one group, interrupt
         return write.contested()
     if decision.winner == "new":
         return write.replaces(), None
@@ -265,6 +298,7 @@ class _Write:
     finding: DensityFinding
     decision: TriageDecision
     skipped: str
+    claims: claim_sql.ClaimWriter
 
     @property
     def top(self) -> HitReading:
@@ -279,9 +313,15 @@ class _Write:
         return {"lane-1": "explicit-supersession", "lane-2": "ground-truth",
                 "revision": "revision"}[self.decision.lane]
 
-    def _insert(self, verdict: Verdict, superseded_by: int | None = None) -> int:
+    def _insert(self, verdict: Verdict, superseded_by: int | None = None) -> tuple[int, int]:
         return _insert(self.cur, self.fact, self.vector, self.tags, self.meta, self.capture,
-                       self.document, verdict, superseded_by=superseded_by)
+                       self.document, verdict, superseded_by=superseded_by,
+                       claims=self.claims, reason=self.reason)
+
+    def _contradicts(self, claim_id: int, fact_ids: list[int]) -> None:
+        """The bridge records what the new claim speaks against, beside what it supports."""
+        for fact_id in fact_ids:
+            self.claims.link(fact_id, claim_id, self.fact.quote, stance="contradicts")
 
     def _outcome(self, outcome: str, new_id: int, conflict_id: int | None, note: str,
                  also: tuple[int, ...] = ()) -> FactOutcome:
@@ -290,17 +330,27 @@ class _Write:
                            note + self.skipped, scope=self.finding.scope, also_superseded=also)
 
     def contested(self) -> tuple[FactOutcome, Interrupt]:
-        """Both sides contested, an open conflict and an interrupt."""
+        """Contested against every contradicting candidate, all in one contradiction group
+        (joining the groups they were in), with an interrupt for the nearest."""
         cur, at, top, lane = self.cur, self.capture.captured_at, self.top, self.decision.lane
-        new_id = self._insert(Verdict.CONTESTED)
-        conflict_id = _open_conflict(cur, top.hit.id, new_id, lane, top.hit.similarity,
-                                     top.differences, at)
-        transitions.record(cur, new_id, None, "contested", self.reason, at, conflict_id)
-        transitions.set_verdict(cur, top.hit.id, Verdict.CONTESTED,
-                                f"{lane}: conflict with new fact #{new_id}", at, conflict_id)
-        interrupt = _interrupt(conflict_id, lane, top.hit, self.fact, new_id, top.differences,
-                               at)
-        return self._outcome("contested", new_id, conflict_id, self.decision.reason), interrupt
+        rivals = list(self.finding.candidates)
+        new_id, claim_id = self._insert(Verdict.CONTESTED)
+        group_id = groups.join(cur, [r.hit.id for r in rivals])
+        conflict_ids = [_open_conflict(cur, r.hit.id, new_id, lane, r.hit.similarity,
+                                       r.differences, at, group_id) for r in rivals]
+        transitions.record(cur, new_id, None, "contested", self.reason, at, conflict_ids[0])
+        for rival, conflict_id in zip(rivals, conflict_ids, strict=True):
+            transitions.set_verdict(cur, rival.hit.id, Verdict.CONTESTED,
+                                    f"{lane}: conflict with new fact #{new_id}", at,
+                                    conflict_id)
+        self._contradicts(claim_id, [r.hit.id for r in rivals])
+        interrupt = _interrupt(conflict_ids[0], lane, top.hit, self.fact, new_id,
+                               top.differences, at, group_id,
+                               tuple(groups.members(cur, group_id)))
+        also = ("" if len(rivals) == 1 else
+                f"; also contested with {', '.join(f'#{r.hit.id}' for r in rivals[1:])}")
+        return self._outcome("contested", new_id, conflict_ids[0],
+                             self.decision.reason + also), interrupt
 
     def replaces(self) -> FactOutcome:
         """The new fact wins: it supersedes the candidate (and, for an explicit supersession
@@ -308,7 +358,7 @@ class _Write:
         cur, at = self.cur, self.capture.captured_at
         losers = [self.top] + _also_replaced(self.finding, self.decision.lane,
                                              self.capture.observed, self.settings)
-        new_id = self._insert(Verdict.ACTIVE)
+        new_id, claim_id = self._insert(Verdict.ACTIVE)
         transitions.record(cur, new_id, None, "active", self.reason, at)
         first_conflict = None
         for index, loser in enumerate(losers):
@@ -319,6 +369,7 @@ class _Write:
             transitions.supersede(cur, loser.hit.id, new_id, self.reason, at, closed,
                                   settings=self.settings,
                                   pending={r.hit.id for r in losers[index + 1:]})
+        self._contradicts(claim_id, [r.hit.id for r in losers])
         also = tuple(r.hit.id for r in losers[1:])
         note = self.decision.reason + (f"; also superseded {', '.join(f'#{i}' for i in also)}"
                                        if also else "")
@@ -329,13 +380,14 @@ class _Write:
         """The existing fact wins (ground truth, or a newer reading): the new one is written
         already superseded, and the winner links back to it."""
         cur, at, top = self.cur, self.capture.captured_at, self.top
-        new_id = self._insert(Verdict.SUPERSEDED, superseded_by=top.hit.id)
+        new_id, claim_id = self._insert(Verdict.SUPERSEDED, superseded_by=top.hit.id)
         conflict_id = _closed_conflict(cur, top.hit.id, new_id, top.hit.id, self.decision,
                                        self.resolution, top.hit.similarity, at,
                                        top.differences)
         cur.execute("UPDATE facts SET supersedes = COALESCE(supersedes, %s) WHERE id = %s",
                     (new_id, top.hit.id))
         transitions.record(cur, new_id, None, "superseded", self.reason, at, conflict_id)
+        self._contradicts(claim_id, [top.hit.id])
         outcome = "ground-truth-lost" if self.decision.lane == "lane-2" else "older-reading"
         return self._outcome(outcome, new_id, conflict_id, self.decision.reason)
 
@@ -409,15 +461,14 @@ def _restatement(cur: Any, fact: PreparedFact) -> int | None:
     return row["id"] if row else None
 
 
-def _recapture(cur: Any, fact_id: int, fact: PreparedFact, tags: list[str],
-               document: DocumentRecord, capture: Capture,
+def _recapture(cur: Any, fact_id: int, fact: PreparedFact, tags: list[str], capture: Capture,
+               claims: claim_sql.ClaimWriter,
                note: str = "exact normalised restatement: evidence added, verified again",
                scope: str | None = None, similarity: float | None = None) -> FactOutcome:
     """A pure re-capture: new testimony for the same fact, verified again, no conflict."""
-    cur.execute("INSERT INTO evidence (fact_id, document_id, quote, stance, recorded_at, "
-                "observed_at) VALUES (%s, %s, %s, 'supports', %s, %s) ON CONFLICT DO NOTHING",
-                (fact_id, document.id, fact.quote, capture.captured_at, capture.observed))
-    if cur.rowcount == 0:  # this very capture already testified: a re-run changes nothing
+    claim_id, _ = claims.record(fact, "restatement", note, fact_id)
+    if not claims.link(fact_id, claim_id, fact.quote):
+        # this very capture already testified: a re-run changes nothing
         return FactOutcome("unchanged", fetch_fact(cur, fact_id), related_fact_id=fact_id,
                            similarity=similarity,
                            note="this capture already supports the fact", scope=scope)
@@ -431,7 +482,10 @@ def _recapture(cur: Any, fact_id: int, fact: PreparedFact, tags: list[str],
 
 def _insert(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str],
             meta: dict[str, object], capture: Capture, document: DocumentRecord,
-            verdict: Verdict, superseded_by: int | None = None) -> int:
+            verdict: Verdict, superseded_by: int | None = None, *,
+            claims: claim_sql.ClaimWriter, reason: str) -> tuple[int, int]:
+    """The new fact, its claim (triaged by the verdict it is written with) and the evidence
+    row between them; returns the fact's id and the claim's."""
     at = capture.captured_at
     columns = {
         "statement": fact.statement, "statement_norm": fact.statement_norm,
@@ -452,17 +506,23 @@ def _insert(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str],
         sql.SQL(", ").join(sql.Placeholder(c) for c in columns))
     cur.execute(query, columns)
     new_id = cur.fetchone()["id"]
-    cur.execute("INSERT INTO evidence (fact_id, document_id, quote, stance, recorded_at, "
-                "observed_at) VALUES (%s, %s, %s, 'supports', %s, %s)",
-                (new_id, document.id, fact.quote, at, capture.observed))
-    return new_id
+    claim_id, _ = claims.record(fact, _TRIAGE_OF_VERDICT[verdict], reason, new_id)
+    claims.link(new_id, claim_id, fact.quote)
+    return new_id, claim_id
+
+
+#: A new fact's claim is triaged by the verdict the fact is written with.
+_TRIAGE_OF_VERDICT = {Verdict.ACTIVE: TRIAGE_OF_OUTCOME["written"],
+                      Verdict.CONTESTED: TRIAGE_OF_OUTCOME["contested"],
+                      Verdict.PARKED: TRIAGE_OF_OUTCOME["parked"],
+                      Verdict.SUPERSEDED: TRIAGE_OF_OUTCOME["older-reading"]}
 
 
 def _open_conflict(cur: Any, existing: int, new: int, lane: str, similarity: float,
-                   found: tuple[str, ...], at: datetime) -> int:
+                   found: tuple[str, ...], at: datetime, group_id: int) -> int:
     cur.execute("INSERT INTO conflicts (fact_a, fact_b, lane, similarity, differences, "
-                "created_at) VALUES (%s, %s, %s, %s, %s, %s) RETURNING id",
-                (existing, new, lane, similarity, list(found), at))
+                "created_at, group_id) VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id",
+                (existing, new, lane, similarity, list(found), at, group_id))
     return cur.fetchone()["id"]
 
 
@@ -480,15 +540,19 @@ def _closed_conflict(cur: Any, existing: int, new: int, winner: int, decision: A
 
 
 def _interrupt(conflict_id: int, lane: str, top: NearHit, fact: PreparedFact, new_id: int,
-               found: tuple[str, ...], at: datetime) -> Interrupt:
+               found: tuple[str, ...], at: datetime, group_id: int,
+               members: tuple[int, ...]) -> Interrupt:
     return Interrupt(
         conflict_id=conflict_id, lane=lane, similarity=top.similarity,
         new=Side(new_id, fact.statement, fact.kind, fact.quote, at),
         existing=Side(top.id, top.statement, top.kind, top.quote, top.t_captured),
         resolve_calls=tuple(f'resolve_conflict({conflict_id}, winner_id={w}, reasoning="<why>")'
-                            for w in (top.id, new_id)),  # type: ignore[arg-type]
+                            for w in (top.id, new_id,
+                                      *(m for m in members if m not in (top.id, new_id)))),
         both_stand_call=f'resolve_both_stand({conflict_id}, reasoning="<why both are true>")',
         differences=found,
+        group_id=group_id,
+        group_members=members,
     )
 
 

@@ -14,8 +14,10 @@ FACT_COLUMNS = (
     "f.t_last_verified, f.t_superseded, f.supersedes, f.superseded_by, f.scope, f.status_detail, "
     "f.trigger_predicate, f.risk_weight, f.earned_by, f.subject, f.expected_lifetime, f.meta, "
     "f.subject_key, f.extracted_by, f.predicate, f.object, f.asserter, f.negated, "
-    "(SELECT count(DISTINCT d.lineage) FROM evidence e JOIN documents d ON d.id = e.document_id "
-    " WHERE e.fact_id = f.id AND e.stance = 'supports') AS support_count"
+    # support: distinct lineages with current supporting testimony (sql/015 fact_support)
+    "fact_support(f.id) AS support_count, "
+    "EXISTS (SELECT 1 FROM evidence e WHERE e.fact_id = f.id AND e.stance = 'supports') "
+    "AS has_testimony"
 )
 
 
@@ -52,6 +54,7 @@ def fact_from_row(row: dict[str, Any]) -> Fact:
         object=row.get("object"),
         asserter=row.get("asserter"),
         negated=row.get("negated"),
+        support_withdrawn=bool(row.get("has_testimony")) and not row.get("support_count"),
     )
 
 

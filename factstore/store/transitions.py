@@ -14,25 +14,31 @@ from typing import Any
 
 from factstore.kinds import Kind, Verdict
 from factstore.settings import Settings
+from factstore.store import groups
 from factstore.writepath.density import NearHit, read_hit
 
 
 def record(cur: Any, fact_id: int, from_verdict: str | None, to_verdict: str, reason: str,
-           at: datetime, conflict_id: int | None = None) -> None:
+           at: datetime, conflict_id: int | None = None, *, code: str | None = None,
+           lineage_event: int | None = None) -> None:
+    """One history row. ``code`` is the machine-readable reason ('retracted_source_removal',
+    'restored_source', 'support_withdrawn'), ``lineage_event`` the source change behind it."""
     cur.execute(
-        "INSERT INTO fact_history (fact_id, from_verdict, to_verdict, reason, conflict_id, at) "
-        "VALUES (%s, %s, %s, %s, %s, %s)",
-        (fact_id, from_verdict, to_verdict, reason, conflict_id, at))
+        "INSERT INTO fact_history (fact_id, from_verdict, to_verdict, reason, conflict_id, at, "
+        "reason_code, lineage_event) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+        (fact_id, from_verdict, to_verdict, reason, conflict_id, at, code, lineage_event))
 
 
 def set_verdict(cur: Any, fact_id: int, to: Verdict, reason: str, at: datetime,
-                conflict_id: int | None = None) -> str:
+                conflict_id: int | None = None, *, code: str | None = None,
+                lineage_event: int | None = None) -> str:
     """Move one fact to a verdict (no-op if already there); returns the previous verdict."""
     cur.execute("SELECT verdict FROM facts WHERE id = %s FOR NO KEY UPDATE", (fact_id,))
     before = cur.fetchone()["verdict"]
     if before != to.value:
         cur.execute("UPDATE facts SET verdict = %s WHERE id = %s", (to.value, fact_id))
-        record(cur, fact_id, before, to.value, reason, at, conflict_id)
+        record(cur, fact_id, before, to.value, reason, at, conflict_id, code=code,
+               lineage_event=lineage_event)
     return before
 
 
@@ -128,10 +134,12 @@ def _inherit_conflict(cur: Any, partner: int, successor: int, closed: int, at: d
                 "least(%(p)s, %(s)s) AND greatest(fact_a, fact_b) = greatest(%(p)s, %(s)s)",
                 {"p": partner, "s": successor})
     if cur.fetchone() is None:
+        group_id = groups.join(cur, [partner, successor])
         cur.execute(
-            "INSERT INTO conflicts (fact_a, fact_b, lane, similarity, differences, created_at) "
-            "VALUES (%s, %s, 'inherited', %s, %s, %s) RETURNING id",
-            (partner, successor, float(row["similarity"]), list(reading.differences), at))
+            "INSERT INTO conflicts (fact_a, fact_b, lane, similarity, differences, created_at, "
+            "group_id) VALUES (%s, %s, 'inherited', %s, %s, %s, %s) RETURNING id",
+            (partner, successor, float(row["similarity"]), list(reading.differences), at,
+             group_id))
         new_conflict = cur.fetchone()["id"]
         set_verdict(cur, successor, Verdict.CONTESTED,
                     f"inherited: contradicts #{partner}, which conflict #{closed} left standing",

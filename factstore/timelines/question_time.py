@@ -38,7 +38,8 @@ from datetime import datetime, timedelta
 from factstore.errors import InvalidInput
 from factstore.timelines.dates import parse_partial
 
-__all__ = ["QuestionTime", "as_of_from_question", "read_question_time"]
+__all__ = ["DATE_PHRASE", "DESCRIBED", "NOT_COUNT", "QuestionTime", "as_of_from_question",
+           "date_text", "read_question_time"]
 
 MONTHS: dict[str, int] = {
     "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
@@ -227,6 +228,20 @@ def read_question_time(question: str, now: datetime) -> QuestionTime | None:
         if text and _year_ok(int(text[:4])):
             return QuestionTime(text, "relative", match.group(0))
     return None
+
+
+#: The date grammar, shared with the reader of a claim's asserted validity
+#: (factstore/asserted_time.py): a date phrase, a date that describes something, the
+#: count-noun guard after a bare year, and a date phrase's partial date.
+DATE_PHRASE = _DATE
+DESCRIBED = _DESCRIBED
+NOT_COUNT = _NOT_COUNT
+
+
+def date_text(phrase: str) -> str | None:
+    """The partial date a date phrase names ('2025', '2025-06', '2025-06-15', an ISO
+    timestamp), or None when it names no real date in the years read."""
+    return _date_text(phrase)
 
 
 def as_of_from_question(question: str, now: datetime) -> str | None:
