@@ -373,6 +373,11 @@ class Description:
     tools: tuple[str, ...]
     #: the server's memory and checkpoint settings as it runs them (see server_tuning.py)
     server_settings: Mapping[str, str] = field(default_factory=dict)
+    #: testimony: every claim kept, and how many of them count now
+    claims: int = 0
+    current_claims: int = 0
+    #: sources removed (Store.remove_source) and not restored
+    removed_sources: int = 0
 
 
 @dataclass(frozen=True)
@@ -385,6 +390,11 @@ class HistoryEntry:
     reason: str
     conflict_id: int | None
     at: datetime
+    #: the machine-readable reason, where one applies: 'retracted_source_removal',
+    #: 'restored_source', 'support_withdrawn'
+    reason_code: str | None = None
+    #: the source change (lineage_events row) behind it
+    lineage_event: int | None = None
 
 
 @dataclass(frozen=True)

@@ -122,6 +122,7 @@ def test_a_living_version_that_drops_a_statement_withdraws_its_support(store):
     assert (frozen.verdict, frozen.support_count, frozen.support_withdrawn) == ("active", 0,
                                                                                  True)
     assert store.history(frozen.id)[-1].reason.startswith("support withdrawn")
+    assert store.history(frozen.id)[-1].reason_code == "support_withdrawn"
     item = next(i for i in store.recall("When do deploys freeze?").items
                 if i.fact and i.fact.id == frozen.id)
     assert item.label.code == "support-withdrawn" and not item.label.present_tense
@@ -177,6 +178,10 @@ def test_sole_support_removed_closes_the_fact_recorded_and_reversible(store):
     assert (closed.verdict, closed.support_count) == ("withdrawn", 0)
     last = store.history(gone.id)[-1]
     assert last.reason.startswith("retracted_source_removal") and "never said" in last.reason
+    assert (last.reason_code, last.lineage_event) == ("retracted_source_removal",
+                                                     change.event_id)
+    described = store.describe()
+    assert (described.removed_sources, described.claims, described.current_claims) == (1, 2, 1)
     assert all(i.fact is None or i.fact.id != gone.id
                for i in store.recall("When does the release train ship?").items)
     assert store.claims(lineage="utterance:rumour-mill") == []  # removed: not current
@@ -185,7 +190,8 @@ def test_sole_support_removed_closes_the_fact_recorded_and_reversible(store):
     restored = store.restore_source("utterance:rumour-mill", "it was said after all")
     assert restored.reopened == (gone.id,)
     assert _snapshot(store) == before
-    assert store.history(gone.id)[-1].reason.startswith("restored_source")
+    assert store.history(gone.id)[-1].reason_code == "restored_source"
+    assert store.history(gone.id)[-1].lineage_event == restored.event_id
 
 
 def test_removing_one_side_of_a_contradiction_never_deletes_both(store):

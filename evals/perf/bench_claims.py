@@ -1,25 +1,34 @@
-"""Benchmark the write path's own cost per fact, to compare a build with the claim layer
-against one without it.
+"""Benchmark the write path's own cost per fact, this tree against a baseline checkout (the
+commit before the claim layer), in interleaved runs.
 
-Run from the project root (or from a checkout of another commit, with this venv's Python,
-to measure that commit's code the same way)::
+Run from the project root::
 
-    .venv/bin/python evals/perf/bench_claims.py --label claims
-    .venv/bin/python evals/perf/bench_claims.py --captures 300 --label quick
+    git worktree add /tmp/base <commit>                   # the baseline, any older commit
+    .venv/bin/python evals/perf/bench_claims.py --baseline /tmp/base
+    .venv/bin/python evals/perf/bench_claims.py --baseline /tmp/base --rounds 2 --captures 300
 
-The captures are bench_remember_many's generated chat lines (200 services: changing
-states, numbers, decisions, restatements). Embedding is taken out of the measurement: a
-first pass embeds every text once with the local MiniLM model and keeps the vectors, and
-the measured passes use an embedder that answers from that cache, so what is timed is
-extraction (the rule extractor), the write path's transaction and its SQL. Each pass runs
-on a fresh database of one embedded server:
+Two streams of generated captures:
 
-a. ``remember`` once per capture (one transaction each);
-b. ``remember_many`` (batches of 64).
+- ``ops``: bench_remember_many's chat lines (200 services: changing states, numbers,
+  decisions, rules, restatements; many contested facts);
+- ``testimony``: facts that never contradict each other (each service keeps one state and
+  one token path), restated across 50 sources: nearly every fact is written or taken as
+  testimony, so the difference is the claim layer's own cost.
 
-Each pass is run ``--repeat`` times (default 3) and the median kept. The result is merged
-into evals/perf/results/bench_claims.json under ``--label``. Not a test: nothing is
-asserted; docs/performance.md ("The claim layer's write cost") explains the figures.
+Embedding is taken out of the measurement: each run first embeds every text once with the
+local MiniLM model and keeps the vectors, and the measured passes use an embedder that
+answers from that cache, so what is timed is extraction (the rule extractor), the write
+path's transaction and its SQL. A measured pass writes all captures into a fresh database,
+with ``remember`` once per capture (one durable transaction each) and with
+``remember_many`` (batches of 64, committed without waiting for the disk, flushed at the
+end).
+
+This machine's speed drifts by up to 2x over minutes (shared CPUs), so a figure from one
+run says little. Each round runs the baseline and this tree one after the other, each in a
+child process of its own Python (the baseline's own ``factstore`` package is imported from
+its checkout), three passes each; the medians over every round are compared. Results go
+to evals/perf/results/bench_claims.json; docs/performance.md ("The claim layer's write
+cost") explains them. Not a test: nothing is asserted.
 """
 
 from __future__ import annotations
@@ -27,123 +36,161 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path.cwd()
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-
-import numpy as np  # noqa: E402
-
-from factstore import Store  # noqa: E402
-from factstore.embedders.local import LocalEmbedder  # noqa: E402
-from factstore.extractors.rules import RuleExtractor  # noqa: E402
-from factstore.store import server  # noqa: E402
-
-RESULTS = Path(__file__).resolve().parent / "results" / "bench_claims.json"
+HERE = Path(__file__).resolve()
+RESULTS = HERE.parent / "results" / "bench_claims.json"
+STREAMS = ("ops", "testimony")
+PATHS = ("remember", "remember_many")
 
 
-def captures(n: int, seed: int = 5) -> list[dict]:
-    """bench_remember_many's captures (kept in step by importing them when present)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
+def captures(n: int, stream: str, seed: int = 5) -> list[dict]:
+    """The stream's captures (see the module doc)."""
+    if stream == "testimony":
+        rng = random.Random(seed)
+        out = []
+        for i in range(n):
+            k = rng.randrange(200)
+            text = rng.choice((f"svc-{k} is {('green', 'red', 'degraded')[k % 3]} right now.",
+                               f"The svc-{k} runner token lives at /etc/svc-{k}/runner.env."))
+            out.append({"text": text, "source_ref": f"chat:{rng.randrange(50)}",
+                        "captured_at": f"2026-03-01T{i // 60 % 24:02d}:{i % 60:02d}:00Z"})
+        return out
+    sys.path.insert(0, str(HERE.parent))
     from bench_remember_many import captures as generated
 
     return generated(n, seed)
 
 
-class CachedEmbedder:
-    """Answers from vectors computed once; a text it has not seen is an error (the
-    benchmark's first pass must have embedded everything the measured passes ask for)."""
+def child(stream: str, n: int, passes: int, home: str) -> dict:
+    """One tree's passes (run in a child process whose cwd is that tree)."""
+    sys.path.insert(0, os.getcwd())  # the tree under test's own factstore package
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    import numpy as np
 
-    def __init__(self, inner: LocalEmbedder) -> None:
-        self.name, self.dim = inner.name, inner.dim
-        self._inner = inner
-        self._cache: dict[str, np.ndarray] = {}
-        self.learning = True
+    from factstore import Store
+    from factstore.embedders.local import LocalEmbedder
+    from factstore.extractors.rules import RuleExtractor
+    from factstore.store import server
 
-    def embed(self, texts: list[str]) -> np.ndarray:
-        missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
-        if missing:
-            if not self.learning:
-                raise RuntimeError(f"{len(missing)} text(s) were not embedded in the first pass")
-            for text, vector in zip(missing, self._inner.embed(missing), strict=True):
+    class CachedEmbedder:
+        """Answers from vectors computed in the warm-up pass."""
+
+        def __init__(self, inner: LocalEmbedder) -> None:
+            self.name, self.dim, self._inner = inner.name, inner.dim, inner
+            self._cache: dict[str, np.ndarray] = {}
+
+        def embed(self, texts: list[str]) -> np.ndarray:
+            missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
+            for text, vector in zip(missing, self._inner.embed(missing) if missing else [],
+                                    strict=True):
                 self._cache[text] = np.asarray(vector, dtype=np.float32)
-        return np.stack([self._cache[t] for t in texts]) if texts else \
-            np.zeros((0, self.dim), dtype=np.float32)
+            return (np.stack([self._cache[t] for t in texts]) if texts
+                    else np.zeros((0, self.dim), dtype=np.float32))
 
+    batch = captures(n, stream)
+    admin = server.embedded_admin_dsn(server.factstore_home(home))
+    embedder = CachedEmbedder(LocalEmbedder())
+    name = f"bench_claims_{os.getpid()}"
 
-def _fresh(admin: str, name: str, embedder: CachedEmbedder) -> Store:
+    def fresh() -> Store:
+        server.drop_database(admin, name)
+        server.ensure_database(admin, name)
+        return Store.open(server.with_database(admin, name), embedder=embedder,
+                          extractor=RuleExtractor())
+
+    def one_by_one(store: Store) -> int:
+        return sum(len(store.remember(c["text"], **{k: v for k, v in c.items() if k != "text"})
+                       .outcomes) for c in batch)
+
+    def many(store: Store) -> int:
+        return sum(len(r.outcomes) for r in store.remember_many(batch, batch_size=64))
+
+    with fresh() as store:  # the warm-up pass fills the embedding cache
+        many(store)
+    out: dict = {"facts": 0}
+    for path, run in (("remember", one_by_one), ("remember_many", many)):
+        seconds = []
+        for _ in range(passes):
+            with fresh() as store:
+                started = time.perf_counter()
+                out["facts"] = run(store)
+                seconds.append(round(time.perf_counter() - started, 3))
+                out["tables"] = store.row_counts()
+        out[path] = seconds
     server.drop_database(admin, name)
-    server.ensure_database(admin, name)
-    return Store.open(server.with_database(admin, name), embedder=embedder,
-                      extractor=RuleExtractor())
+    return out
 
 
-def _one_by_one(store: Store, batch: list[dict]) -> tuple[float, int]:
-    started = time.perf_counter()
-    facts = 0
-    for capture in batch:
-        text = capture["text"]
-        fields = {k: v for k, v in capture.items() if k != "text"}
-        facts += len(store.remember(text, **fields).outcomes)
-    return time.perf_counter() - started, facts
-
-
-def _many(store: Store, batch: list[dict]) -> tuple[float, int]:
-    started = time.perf_counter()
-    results = store.remember_many(batch, batch_size=64)
-    return time.perf_counter() - started, sum(len(r.outcomes) for r in results)
-
-
-def _commit() -> str:
+def _commit(tree: Path) -> str:
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, check=True,
-                              capture_output=True, text=True).stdout.strip()
+        found = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=tree, check=True,
+                               capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain"], cwd=tree, check=True,
+                               capture_output=True, text=True).stdout.strip()
+        return found + (" (dirty)" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--captures", type=int, default=1000)
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--label", required=True)
-    parser.add_argument("--home", default=str(ROOT / ".factstore" / "bench-claims"))
+    parser.add_argument("--baseline", type=Path, help="a checkout to compare this tree with")
+    parser.add_argument("--captures", type=int, default=600)
+    parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--passes", type=int, default=3)
+    parser.add_argument("--home", default=".factstore/bench-claims")
+    parser.add_argument("--child", choices=STREAMS, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    batch = captures(args.captures)
-    admin = server.embedded_admin_dsn(server.factstore_home(args.home))
-    embedder = CachedEmbedder(LocalEmbedder())
-    with _fresh(admin, "bench_claims_warm", embedder) as store:  # fills the cache
-        _many(store, batch)
-        _one_by_one(store, batch[:1])
-    embedder.learning = False
-    figures: dict[str, dict[str, float]] = {}
-    for name, run in (("remember", _one_by_one), ("remember_many", _many)):
-        seconds, facts = [], 0
-        for n in range(args.repeat):
-            with _fresh(admin, f"bench_claims_{n}", embedder) as store:
-                took, facts = run(store, batch)
-                counts = store.row_counts()
-            seconds.append(took)
-        median = statistics.median(seconds)
-        figures[name] = {"seconds": round(median, 3), "facts": facts,
-                         "ms_per_fact": round(1000 * median / max(facts, 1), 3),
-                         "ms_per_capture": round(1000 * median / len(batch), 3),
-                         "runs": [round(s, 3) for s in seconds]}
-        print(f"{name}: {median:.2f} s for {len(batch)} captures, {facts} facts: "
-              f"{figures[name]['ms_per_fact']:.2f} ms per fact")
-    for db in ["bench_claims_warm", *(f"bench_claims_{n}" for n in range(args.repeat))]:
-        server.drop_database(admin, db)
+    home = str(Path(args.home).resolve())
+    if args.child:
+        print(json.dumps(child(args.child, args.captures, args.passes, home)))
+        return
+    tree = Path.cwd().resolve()
+    trees = {"this tree": tree}
+    if args.baseline is not None:
+        trees = {"baseline": args.baseline.resolve(), **trees}
+    samples: dict = {s: {t: {p: [] for p in PATHS} for t in trees} for s in STREAMS}
+    facts: dict = {}
+    for round_ in range(1, args.rounds + 1):
+        for stream in STREAMS:
+            for label, where in trees.items():
+                done = subprocess.run(
+                    [sys.executable, str(HERE), "--child", stream, "--captures",
+                     str(args.captures), "--passes", str(args.passes), "--home", home],
+                    cwd=where, check=True, capture_output=True, text=True)
+                result = json.loads(done.stdout.strip().splitlines()[-1])
+                facts[(stream, label)] = result["facts"]
+                for path in PATHS:
+                    samples[stream][label][path] += result[path]
+                print(f"round {round_} {stream:9} {label:9} remember {result['remember']} "
+                      f"remember_many {result['remember_many']}", flush=True)
+    report: dict = {"captures": args.captures, "rounds": args.rounds, "passes": args.passes,
+                    "commits": {label: _commit(where) for label, where in trees.items()}}
+    for stream in STREAMS:
+        report[stream] = {}
+        for label in trees:
+            n = facts[(stream, label)]
+            report[stream][label] = {
+                "facts": n,
+                **{path: {"median_seconds": statistics.median(samples[stream][label][path]),
+                          "ms_per_fact": round(1000 * statistics.median(
+                              samples[stream][label][path]) / max(n, 1), 3),
+                          "samples": samples[stream][label][path]} for path in PATHS}}
+        if args.baseline is not None:
+            report[stream]["ratio"] = {
+                path: round(report[stream]["this tree"][path]["median_seconds"]
+                            / report[stream]["baseline"][path]["median_seconds"], 3)
+                for path in PATHS}
+            print(f"{stream}: this tree / baseline = {report[stream]['ratio']}")
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    recorded = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    recorded[args.label] = {"commit": _commit(), "captures": len(batch),
-                            "tables": counts, **figures}
-    RESULTS.write_text(json.dumps(recorded, indent=2) + "\n")
-    print(f"written to {RESULTS} under {args.label!r}")
+    RESULTS.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"written to {RESULTS}")
 
 
 if __name__ == "__main__":

@@ -43,7 +43,10 @@ def _render_describe(console: Console, d: Description) -> None:
                                               f"{d.pgvector_version}"),
         ("schema", ", ".join(str(v) for v in d.schema_versions)),
         ("embedder", f"{d.embedder} ({d.embedding_dim}-d)"), ("extractor", d.extractor),
-        ("documents", str(d.documents)), ("open conflicts", str(d.open_conflicts)),
+        ("documents", str(d.documents)),
+        ("claims", f"{d.claims} ({d.current_claims} current; {d.removed_sources} source(s) "
+                   "removed)"),
+        ("open conflicts", str(d.open_conflicts)),
         ("tags", str(d.tags)), ("pending candidate roots", str(d.pending_candidate_roots)),
         ("open questions", ", ".join(f"{k} {v}" for k, v in sorted(d.open_questions.items()))
          or "none"),

@@ -79,46 +79,63 @@ class ClaimWriter:
             self._asserted_at = self.cur.fetchone()["at"]
         return self._asserted_at
 
-    def record(self, fact: PreparedFact, triage: str, reason: str | None,
-               fact_id: int) -> tuple[int, bool]:
-        """The claim for one prepared fact, and whether it is new (the existing one when
-        this document and generation already asserted it: a re-run is the same testimony)."""
+    def record(self, fact: PreparedFact, triage: str, reason: str | None, fact_id: int, *,
+               link: str = "always") -> tuple[int, bool, bool]:
+        """The claim for one prepared fact, whether it is new (a re-run of this document
+        and generation finds the claim it already made: the same testimony), and whether
+        the evidence row that ties it to ``fact_id`` was added (``link``: 'always', or
+        'new' for a new claim only). One round trip."""
         draft = draft_claim(fact.statement, fact.quote, fact.kind.value,
                             speaker=fact.roles.get("asserter"),  # type: ignore[arg-type]
                             source_ref=self.source_ref)
-        return self._insert(draft, triage, reason, fact_id)
+        return self._insert(draft, triage, reason, fact_id, link=link, quote=fact.quote)
 
     def _insert(self, draft: ClaimDraft, triage: str, reason: str | None,
-                fact_id: int | None) -> tuple[int, bool]:
+                fact_id: int | None, *, link: str = "never",
+                quote: str | None = None) -> tuple[int, bool, bool]:
         cur = self.cur
+        # The claim (or the one this document and generation already made), and its
+        # evidence row, in one statement: a data-modifying CTE sees the claim it inserted
+        # only through RETURNING, so an existing claim is looked up beside it.
         cur.execute(
-            "INSERT INTO claims (document_id, lineage, document_version, statement, quote, "
-            "kind, asserter, asserter_is, asserted_at, extractor, valid_from, valid_from_at, "
-            "valid_to, valid_to_at, triage, triage_reason, fact_id, recorded_at) VALUES "
-            "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
-            "ON CONFLICT DO NOTHING RETURNING id",
-            (self.document.id, self.document.lineage, self.document.version, draft.statement,
-             draft.quote, draft.kind, draft.asserter, draft.asserter_is, self.asserted_at,
-             self.extractor, draft.valid_from, _start(draft.valid_from), draft.valid_to,
-             _start(draft.valid_to), triage, reason, fact_id, self.at))
+            "WITH new AS (INSERT INTO claims (document_id, lineage, document_version, "
+            "statement, quote, kind, asserter, asserter_is, asserted_at, extractor, "
+            "valid_from, valid_from_at, valid_to, valid_to_at, triage, triage_reason, fact_id, "
+            "recorded_at) VALUES (%(doc)s, %(lineage)s, %(version)s, %(statement)s, %(quote)s, "
+            "%(kind)s, %(asserter)s, %(asserter_is)s, %(asserted_at)s, %(extractor)s, "
+            "%(vf)s, %(vf_at)s, %(vt)s, %(vt_at)s, %(triage)s, %(reason)s, %(fact)s, %(at)s) "
+            "ON CONFLICT DO NOTHING RETURNING id), "
+            "got AS (SELECT id, true AS created FROM new UNION ALL SELECT id, false FROM claims "
+            "WHERE document_id = %(doc)s AND coalesce(extractor, '') = coalesce(%(extractor)s, "
+            "'') AND kind = %(kind)s AND md5(statement || E'\\x1f' || quote) = "
+            "md5(%(statement)s || E'\\x1f' || %(quote)s) AND NOT EXISTS (SELECT 1 FROM new)), "
+            "linked AS (INSERT INTO evidence (fact_id, document_id, quote, stance, recorded_at, "
+            "observed_at, claim_id) SELECT %(fact)s, %(doc)s, %(link_quote)s, 'supports', "
+            "%(at)s, %(observed)s, id FROM got WHERE %(link)s = 'always' OR "
+            "(%(link)s = 'new' AND created) ON CONFLICT DO NOTHING RETURNING 1) "
+            "SELECT (SELECT id FROM got LIMIT 1) AS id, (SELECT created FROM got LIMIT 1) "
+            "AS created, EXISTS (SELECT 1 FROM linked) AS linked",
+            {"doc": self.document.id, "lineage": self.document.lineage,
+             "version": self.document.version, "statement": draft.statement,
+             "quote": draft.quote, "kind": draft.kind, "asserter": draft.asserter,
+             "asserter_is": draft.asserter_is, "asserted_at": self.asserted_at,
+             "extractor": self.extractor, "vf": draft.valid_from,
+             "vf_at": _start(draft.valid_from), "vt": draft.valid_to,
+             "vt_at": _start(draft.valid_to), "triage": triage, "reason": reason,
+             "fact": fact_id, "at": self.at, "observed": self.observed,
+             "link": link if fact_id is not None else "never",
+             "link_quote": quote if quote is not None else draft.quote})
         row = cur.fetchone()
-        if row is not None:
-            return row["id"], True
-        cur.execute("SELECT id FROM claims WHERE document_id = %s AND coalesce(extractor, '') = "
-                    "coalesce(%s, '') AND kind = %s AND md5(statement || E'\\x1f' || quote) = "
-                    "md5(%s || E'\\x1f' || %s)",
-                    (self.document.id, self.extractor, draft.kind, draft.statement,
-                     draft.quote))
-        return cur.fetchone()["id"], False
+        return row["id"], row["created"], row["linked"]
 
-    def link(self, fact_id: int, claim_id: int, quote: str, stance: str = "supports") -> bool:
-        """An evidence row: this claim supports (or contradicts) this fact. False when the
-        very same observation is already linked (a re-run)."""
-        self.cur.execute(
-            "INSERT INTO evidence (fact_id, document_id, quote, stance, recorded_at, "
-            "observed_at, claim_id) VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-            (fact_id, self.document.id, quote, stance, self.at, self.observed, claim_id))
-        return self.cur.rowcount == 1
+    def contradicts(self, fact_ids: Sequence[int], claim_id: int, quote: str) -> None:
+        """Evidence rows: this claim speaks against these facts (one statement)."""
+        if fact_ids:
+            self.cur.execute(
+                "INSERT INTO evidence (fact_id, document_id, quote, stance, recorded_at, "
+                "observed_at, claim_id) SELECT f, %s, %s, 'contradicts', %s, %s, %s FROM "
+                "unnest(%s::bigint[]) AS f ON CONFLICT DO NOTHING",
+                (self.document.id, quote, self.at, self.observed, claim_id, list(fact_ids)))
 
     def dropped(self, refused: Sequence[DroppedFact]) -> None:
         """Every fact the write path refused, as a claim triaged 'dropped' with the stage
@@ -137,10 +154,8 @@ class ClaimWriter:
             quote = str(entry.get("quote") or entry["statement"])
             draft = draft_claim(str(entry["statement"]), quote, fact.kind.value,
                                 speaker=entry.get("asserter"), source_ref=self.source_ref)
-            claim_id, created = self._insert(draft, "absorbed",
-                                             f"an outcome of fact #{fact_id}", fact_id)
-            if created:
-                self.link(fact_id, claim_id, quote)
+            self._insert(draft, "absorbed", f"an outcome of fact #{fact_id}", fact_id,
+                         link="new")
 
 
 def _start(text: str | None) -> datetime | None:

@@ -223,6 +223,11 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
                 "(SELECT count(*) FROM conflicts WHERE status = 'open') AS open_conflicts, "
                 "(SELECT count(*) FROM tags) AS tags, "
                 "(SELECT count(*) FROM candidate_roots WHERE status = 'pending') AS roots, "
+                "(SELECT count(*) FROM claims) AS claims, "
+                "(SELECT count(*) FROM claims c LEFT JOIN lineages l ON l.lineage = c.lineage "
+                " WHERE c.superseded_at IS NULL AND l.removed_at IS NULL "
+                " AND c.triage <> 'dropped') AS current_claims, "
+                "(SELECT count(*) FROM lineages WHERE removed_at IS NOT NULL) AS removed, "
                 "current_setting('server_version') AS server_version, "
                 "(SELECT extversion FROM pg_extension WHERE extname = 'vector') AS pgvector, "
                 "(SELECT array_agg(version ORDER BY version) FROM schema_migrations) AS versions")
@@ -239,7 +244,9 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
             extractor=self.extractor.name, facts_by_kind_verdict=by_kind,
             documents=row["documents"], open_conflicts=row["open_conflicts"], tags=row["tags"],
             pending_candidate_roots=row["roots"], open_questions=questions,
-            settings=self.settings.as_dict(), tools=TOOLS, server_settings=server_settings)
+            settings=self.settings.as_dict(), tools=TOOLS, server_settings=server_settings,
+            claims=row["claims"], current_claims=row["current_claims"],
+            removed_sources=row["removed"])
 
     def remember(self, text: str, *, source_type: str = "utterance",
                  source_ref: str | None = None, said_at: datetime | str | None = None,
@@ -464,7 +471,8 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
             cur.execute("SELECT * FROM fact_history WHERE fact_id = %s ORDER BY id",
                         (fact_id,))
             return [HistoryEntry(r["fact_id"], r["from_verdict"], r["to_verdict"], r["reason"],
-                                 r["conflict_id"], r["at"]) for r in cur.fetchall()]
+                                 r["conflict_id"], r["at"], r["reason_code"],
+                                 r["lineage_event"]) for r in cur.fetchall()]
 
     def facts_by_verdict(self, *verdicts: str, kind: str | None = None,
                          limit: int = 500) -> list[Fact]:

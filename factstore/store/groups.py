@@ -6,25 +6,30 @@ group; timeline disputes keep a group per pair (the timeline's own rules settle 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from datetime import datetime
 from typing import Any
 
+from psycopg.types.json import Jsonb
 
-def join(cur: Any, fact_ids: Iterable[int]) -> int:
+
+def join(cur: Any, fact_ids: Iterable[int]) -> tuple[int, set[int]]:
     """The group new conflicts among these facts belong to: the one their open conflicts are
-    already in (several are merged into the oldest), else a new one."""
+    already in (several are merged into the oldest), else a new one; and the members it
+    already has."""
     ids = sorted(set(fact_ids))
-    cur.execute("SELECT DISTINCT group_id FROM conflicts WHERE status = 'open' AND "
-                "(fact_a = ANY(%(ids)s) OR fact_b = ANY(%(ids)s)) ORDER BY group_id",
-                {"ids": ids})
-    groups = [r["group_id"] for r in cur.fetchall()]
+    cur.execute("SELECT group_id, fact_a, fact_b FROM conflicts WHERE status = 'open' AND "
+                "group_id IN (SELECT group_id FROM conflicts WHERE status = 'open' AND "
+                "(fact_a = ANY(%(ids)s) OR fact_b = ANY(%(ids)s)))", {"ids": ids})
+    rows = cur.fetchall()
+    groups = sorted({r["group_id"] for r in rows})
     if not groups:
         cur.execute("SELECT nextval('contradiction_groups') AS g")
-        return cur.fetchone()["g"]
+        return cur.fetchone()["g"], set()
     if len(groups) > 1:
         cur.execute("UPDATE conflicts SET group_id = %s WHERE status = 'open' AND "
                     "group_id = ANY(%s)", (groups[0], groups[1:]))
-    return groups[0]
+    return groups[0], {f for r in rows for f in (r["fact_a"], r["fact_b"])}
 
 
 def members(cur: Any, group_id: int, *, open_only: bool = True) -> list[int]:
@@ -53,3 +58,29 @@ def open_groups_of(cur: Any, fact_ids: Iterable[int]) -> dict[int, tuple[int, li
         for fact_id in facts:
             out.setdefault(fact_id, (group_id, sorted(facts)))
     return out
+
+
+def contest(cur: Any, new_id: int, rivals: Sequence[tuple[int, float, tuple[str, ...]]],
+            lane: str, group_id: int, at: datetime) -> list[int]:
+    """Open a conflict between a new fact and each rival (id, similarity, differences), in
+    one group, and set every rival contested with a history row: one statement however
+    many rivals. Returns the conflict ids in the rivals' order."""
+    rows = [{"a": a, "s": s, "d": list(d)} for a, s, d in rivals]
+    cur.execute(
+        "WITH c AS (INSERT INTO conflicts (fact_a, fact_b, lane, similarity, differences, "
+        "created_at, group_id) SELECT r.a, %(new)s, %(lane)s, r.s, "
+        "ARRAY(SELECT jsonb_array_elements_text(r.d)), %(at)s, %(g)s FROM "
+        "jsonb_to_recordset(%(rows)s) AS r(a bigint, s double precision, d jsonb) "
+        "RETURNING id, fact_a), "
+        # the rivals' verdicts before this statement (all CTEs share one snapshot)
+        "old AS (SELECT id, verdict FROM facts WHERE id = ANY(%(ids)s) AND "
+        "verdict <> 'contested' FOR NO KEY UPDATE), "
+        "upd AS (UPDATE facts f SET verdict = 'contested' FROM old WHERE f.id = old.id), "
+        "hist AS (INSERT INTO fact_history (fact_id, from_verdict, to_verdict, reason, "
+        "conflict_id, at) SELECT old.id, old.verdict, 'contested', %(reason)s, c.id, %(at)s "
+        "FROM old JOIN c ON c.fact_a = old.id) "
+        "SELECT id, fact_a FROM c",
+        {"new": new_id, "lane": lane, "at": at, "g": group_id, "rows": Jsonb(rows),
+         "ids": [a for a, _, _ in rivals], "reason": f"{lane}: conflict with new fact #{new_id}"})
+    of = {r["fact_a"]: r["id"] for r in cur.fetchall()}
+    return [of[a] for a, _, _ in rivals]

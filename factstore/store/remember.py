@@ -21,6 +21,7 @@ from psycopg.types.json import Jsonb
 from factstore.claims import TRIAGE_OF_OUTCOME
 from factstore.errors import SourceRemoved
 from factstore.kinds import LIVE_VERDICTS, Kind, Verdict
+from factstore.lineages import default_mode
 from factstore.redaction import redact_json
 from factstore.results import (
     CandidateRoot,
@@ -78,7 +79,7 @@ def write_capture(cur: Any, capture: Capture, prepared: PreparedCapture,
     at = capture.captured_at
     routed = ("index-page" if prepared.gate.is_index_page
               else "facts" if prepared.facts else "documents-only")
-    document = _land_document(cur, capture, routed, doc_vector, prepared)
+    document, mode = _land_document(cur, capture, routed, doc_vector, prepared)
     newly_read = document.routed == "unextracted" or not document.duplicate
     if document.routed == "unextracted" or (document.routed == "documents-only"
                                              and routed == "facts"):
@@ -117,25 +118,25 @@ def write_capture(cur: Any, capture: Capture, prepared: PreparedCapture,
             if r.candidate_root:
                 root = tag_sql.note_candidate_root(cur, r.topic, outcome.fact.id, at)
                 roots[root.proposed_tag] = root
-    _settle_testimony(cur, document, capture, newly_read, at)
+    _settle_testimony(cur, document, capture, at, reread=document.duplicate and not newly_read,
+                      new_living_version=newly_read and mode == "living")
     return RememberResult(document, tuple(outcomes), tuple(interrupts), tuple(roots.values()),
                           prepared.dropped, gated=prepared.gate.reason)
 
 
-def _settle_testimony(cur: Any, document: DocumentRecord, capture: Capture, newly_read: bool,
-                      at: datetime) -> None:
+def _settle_testimony(cur: Any, document: DocumentRecord, capture: Capture, at: datetime, *,
+                      reread: bool, new_living_version: bool) -> None:
     """After a document's claims are stored: a re-read by another extractor generation
     supersedes the older generations' claims of it; a new version of a living lineage
     supersedes the older versions' claims. A fact left with no current support keeps its
     verdict and is served with a caveat (its history says why)."""
-    if document.duplicate:
+    if reread:
         touched = claim_sql.supersede_generations(cur, document.id, capture.scribe, at)
         claim_sql.note_withdrawn(cur, touched, at,
                                  f"re-extraction of document #{document.id} by "
                                  f"{capture.scribe or 'an unnamed extractor'} did not derive "
                                  "it again")
-    if newly_read and document.version > 1 and \
-            claim_sql.lineage_state(cur, document.lineage)["mode"] == "living":
+    if new_living_version and document.version > 1:
         touched = claim_sql.supersede_versions(cur, document.lineage, at)
         claim_sql.note_withdrawn(cur, touched, at,
                                  f"the living source {document.lineage} no longer says it "
@@ -143,24 +144,28 @@ def _settle_testimony(cur: Any, document: DocumentRecord, capture: Capture, newl
 
 
 def _land_document(cur: Any, capture: Capture, routed: str, vector: np.ndarray,
-                   prepared: PreparedCapture | None) -> DocumentRecord:
+                   prepared: PreparedCapture | None) -> tuple[DocumentRecord, str]:
     """The capture's document: the one already stored for its lineage and content, else a
-    new version of its lineage, routed ``routed``."""
+    new version of its lineage, routed ``routed``; and the lineage's mode."""
     digest = content_hash(capture.text)
     lineage = lineage_of(capture.source_type, capture.source_ref, digest)
     # Serialise versioning of one lineage across writers (and wait out a bulk import that
     # holds every lineage at once: store/locks.py).
     locks.lock_lineages(cur, [lineage])
-    cur.execute("SELECT id, version, routed FROM documents WHERE lineage = %s AND "
-                "content_hash = %s", (lineage, digest))
+    # the stored document, if any, and the lineage's state, in one round trip
+    cur.execute("SELECT d.id, d.version, d.routed, l.mode, l.removed_at, l.removed_reason "
+                "FROM (SELECT %(l)s AS lineage) k LEFT JOIN documents d ON d.lineage = "
+                "k.lineage AND d.content_hash = %(h)s LEFT JOIN lineages l ON l.lineage = "
+                "k.lineage", {"l": lineage, "h": digest})
     row = cur.fetchone()
-    if row is not None:
-        return DocumentRecord(row["id"], lineage, row["version"], digest, True, row["routed"])
-    state = claim_sql.lineage_state(cur, lineage)
-    if state["removed_at"] is not None:
+    mode = row["mode"] or default_mode(capture.source_type)
+    if row["id"] is not None:
+        return DocumentRecord(row["id"], lineage, row["version"], digest, True,
+                              row["routed"]), mode
+    if row["removed_at"] is not None:
         raise SourceRemoved(
-            f"source {lineage} was removed on {state['removed_at']:%Y-%m-%d %H:%M} "
-            f"({state['removed_reason']}); restore it with restore_source({lineage!r}, "
+            f"source {lineage} was removed on {row['removed_at']:%Y-%m-%d %H:%M} "
+            f"({row['removed_reason']}); restore it with restore_source({lineage!r}, "
             "reason=...) before capturing a new version of it. Nothing was written")
     meta: dict[str, object] = {}
     if capture.redacted:
@@ -178,13 +183,13 @@ def _land_document(cur: Any, capture: Capture, routed: str, vector: np.ndarray,
          capture.said_at, capture.captured_by, capture.captured_at, routed, vector,
          _safe_meta(meta)))
     row = cur.fetchone()
-    return DocumentRecord(row["id"], lineage, row["version"], digest, False, routed)
+    return DocumentRecord(row["id"], lineage, row["version"], digest, False, routed), mode
 
 
 def land_unextracted(cur: Any, capture: Capture, vector: np.ndarray) -> DocumentRecord:
     """The document alone, routed 'unextracted' (or the one already stored for this lineage
     and content, whatever it was routed)."""
-    return _land_document(cur, capture, "unextracted", vector, None)
+    return _land_document(cur, capture, "unextracted", vector, None)[0]
 
 
 def unextracted_documents(cur: Any, limit: int, regenerate_for: str | None = None
@@ -219,11 +224,8 @@ def _write_one(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str]
     if rerun is not None:
         # The same document already yielded this fact. Another extractor generation reading
         # it again asserts it anew (its own claim, same lineage: no added support).
-        claim_id, created = claims.record(fact, "restatement",
-                                          "derived again from a document that already "
-                                          "yielded this fact", rerun)
-        if created:
-            claims.link(rerun, claim_id, fact.quote)
+        claims.record(fact, "restatement", "derived again from a document that already "
+                      "yielded this fact", rerun, link="new")
         return FactOutcome("unchanged", fetch_fact(cur, rerun), related_fact_id=rerun,
                            note="this capture already yielded the fact (a re-run)",
                            scope=_scope(fact)), None
@@ -273,7 +275,7 @@ def _write_one(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str]
     if decision.winner is None or (decision.winner == "new"
                                    and decision.lane in ("lane-1", "revision")):
         # It contests (or replaces) every contradicting candidate, so read past the first.
-        finding = _assess(fact, hits, settings, exhaustive=True)
+        finding = _assess(fact, hits, settings, exhaustive=True, prior=finding)
     write = _Write(cur, fact, vector, tags, meta, capture, document, settings, finding,
                    decision, skipped, claims)
     if decision.winner is None:  # RULE exception or lane 3: contested, one group, interrupt
@@ -320,8 +322,7 @@ class _Write:
 
     def _contradicts(self, claim_id: int, fact_ids: list[int]) -> None:
         """The bridge records what the new claim speaks against, beside what it supports."""
-        for fact_id in fact_ids:
-            self.claims.link(fact_id, claim_id, self.fact.quote, stance="contradicts")
+        self.claims.contradicts(fact_ids, claim_id, self.fact.quote)
 
     def _outcome(self, outcome: str, new_id: int, conflict_id: int | None, note: str,
                  also: tuple[int, ...] = ()) -> FactOutcome:
@@ -335,18 +336,14 @@ class _Write:
         cur, at, top, lane = self.cur, self.capture.captured_at, self.top, self.decision.lane
         rivals = list(self.finding.candidates)
         new_id, claim_id = self._insert(Verdict.CONTESTED)
-        group_id = groups.join(cur, [r.hit.id for r in rivals])
-        conflict_ids = [_open_conflict(cur, r.hit.id, new_id, lane, r.hit.similarity,
-                                       r.differences, at, group_id) for r in rivals]
+        group_id, members = groups.join(cur, [r.hit.id for r in rivals])
+        conflict_ids = groups.contest(cur, new_id, [(r.hit.id, r.hit.similarity, r.differences)
+                                                    for r in rivals], lane, group_id, at)
         transitions.record(cur, new_id, None, "contested", self.reason, at, conflict_ids[0])
-        for rival, conflict_id in zip(rivals, conflict_ids, strict=True):
-            transitions.set_verdict(cur, rival.hit.id, Verdict.CONTESTED,
-                                    f"{lane}: conflict with new fact #{new_id}", at,
-                                    conflict_id)
         self._contradicts(claim_id, [r.hit.id for r in rivals])
+        members |= {new_id, *(r.hit.id for r in rivals)}
         interrupt = _interrupt(conflict_ids[0], lane, top.hit, self.fact, new_id,
-                               top.differences, at, group_id,
-                               tuple(groups.members(cur, group_id)))
+                               top.differences, at, group_id, tuple(sorted(members)))
         also = ("" if len(rivals) == 1 else
                 f"; also contested with {', '.join(f'#{r.hit.id}' for r in rivals[1:])}")
         return self._outcome("contested", new_id, conflict_ids[0],
@@ -393,11 +390,11 @@ class _Write:
 
 
 def _assess(fact: PreparedFact, hits: list[NearHit], settings: Settings, *,
-            exhaustive: bool) -> DensityFinding:
+            exhaustive: bool, prior: DensityFinding | None = None) -> DensityFinding:
     return assess(fact.statement, fact.subject_key, hits, kind=fact.kind,
                   mode=settings.difference_detector, threshold=settings.density_threshold,
                   floor=settings.contradiction_floor, subject_floor=settings.subject_floor,
-                  exhaustive=exhaustive)
+                  exhaustive=exhaustive, prior=prior)
 
 
 def _scope(fact: PreparedFact) -> str:
@@ -466,8 +463,8 @@ def _recapture(cur: Any, fact_id: int, fact: PreparedFact, tags: list[str], capt
                note: str = "exact normalised restatement: evidence added, verified again",
                scope: str | None = None, similarity: float | None = None) -> FactOutcome:
     """A pure re-capture: new testimony for the same fact, verified again, no conflict."""
-    claim_id, _ = claims.record(fact, "restatement", note, fact_id)
-    if not claims.link(fact_id, claim_id, fact.quote):
+    _, _, linked = claims.record(fact, "restatement", note, fact_id)
+    if not linked:
         # this very capture already testified: a re-run changes nothing
         return FactOutcome("unchanged", fetch_fact(cur, fact_id), related_fact_id=fact_id,
                            similarity=similarity,
@@ -506,8 +503,7 @@ def _insert(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str],
         sql.SQL(", ").join(sql.Placeholder(c) for c in columns))
     cur.execute(query, columns)
     new_id = cur.fetchone()["id"]
-    claim_id, _ = claims.record(fact, _TRIAGE_OF_VERDICT[verdict], reason, new_id)
-    claims.link(new_id, claim_id, fact.quote)
+    claim_id, _, _ = claims.record(fact, _TRIAGE_OF_VERDICT[verdict], reason, new_id)
     return new_id, claim_id
 
 
@@ -516,14 +512,6 @@ _TRIAGE_OF_VERDICT = {Verdict.ACTIVE: TRIAGE_OF_OUTCOME["written"],
                       Verdict.CONTESTED: TRIAGE_OF_OUTCOME["contested"],
                       Verdict.PARKED: TRIAGE_OF_OUTCOME["parked"],
                       Verdict.SUPERSEDED: TRIAGE_OF_OUTCOME["older-reading"]}
-
-
-def _open_conflict(cur: Any, existing: int, new: int, lane: str, similarity: float,
-                   found: tuple[str, ...], at: datetime, group_id: int) -> int:
-    cur.execute("INSERT INTO conflicts (fact_a, fact_b, lane, similarity, differences, "
-                "created_at, group_id) VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id",
-                (existing, new, lane, similarity, list(found), at, group_id))
-    return cur.fetchone()["id"]
 
 
 def _closed_conflict(cur: Any, existing: int, new: int, winner: int, decision: Any,

@@ -191,7 +191,7 @@ def _recheck(cur: Any, fact_id: int, lineage: str, at: datetime, settings: Any) 
     rivals = [r for r in finding.candidates if not _open_between(cur, fact_id, r.hit.id)]
     if not rivals:
         return []
-    group_id = groups.join(cur, [fact_id, *(r.hit.id for r in rivals)])
+    group_id, _ = groups.join(cur, [fact_id, *(r.hit.id for r in rivals)])
     for rival in rivals:
         cur.execute("INSERT INTO conflicts (fact_a, fact_b, lane, similarity, differences, "
                     "created_at, group_id) VALUES (%s, %s, 'restored', %s, %s, %s, %s) "
@@ -221,7 +221,7 @@ def _reopen_conflict(cur: Any, row: dict[str, Any], fact_id: int, partner: int, 
     already = cur.fetchone()
     if already is not None:
         return already["id"]
-    group_id = groups.join(cur, [fact_id, partner])
+    group_id, _ = groups.join(cur, [fact_id, partner])
     cur.execute("INSERT INTO conflicts (fact_a, fact_b, lane, similarity, differences, "
                 "created_at, group_id) VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id",
                 (row["fact_a"], row["fact_b"], row["lane"], row["similarity"],

@@ -134,7 +134,7 @@ def _inherit_conflict(cur: Any, partner: int, successor: int, closed: int, at: d
                 "least(%(p)s, %(s)s) AND greatest(fact_a, fact_b) = greatest(%(p)s, %(s)s)",
                 {"p": partner, "s": successor})
     if cur.fetchone() is None:
-        group_id = groups.join(cur, [partner, successor])
+        group_id, _ = groups.join(cur, [partner, successor])
         cur.execute(
             "INSERT INTO conflicts (fact_a, fact_b, lane, similarity, differences, created_at, "
             "group_id) VALUES (%s, %s, 'inherited', %s, %s, %s, %s) RETURNING id",

@@ -181,16 +181,19 @@ def read_hit(new_statement: str, new_key: str | None, hit: NearHit, *, kind: Kin
 
 def assess(new_statement: str, new_key: str | None, hits: list[NearHit] | tuple[NearHit, ...],
            *, kind: Kind, mode: str, threshold: float, floor: float,
-           subject_floor: float | None = None, exhaustive: bool = True) -> DensityFinding:
+           subject_floor: float | None = None, exhaustive: bool = True,
+           prior: DensityFinding | None = None) -> DensityFinding:
     """Read the near-hits, nearest first; the nearest restatement or candidate decides.
 
     With ``exhaustive=False`` reading stops at the deciding hit (the detector costs about a
-    millisecond a pair); the write path reads on only when an explicit supersession or a
-    revision must replace every contradicting candidate.
+    millisecond a pair); the write path reads on only when every contradicting candidate
+    counts (an explicit supersession or a revision replaces them all; a contested fact is
+    contested against them all), passing the ``prior`` finding of the same hits so the
+    hits already read are not read again.
     """
     ordered = sorted(hits, key=lambda h: (-h.similarity, h.id))
-    readings: list[HitReading] = []
-    for hit in ordered:
+    readings: list[HitReading] = list(prior.readings) if prior is not None else []
+    for hit in ordered[len(readings):]:
         reading = read_hit(new_statement, new_key, hit, kind=kind, mode=mode,
                            threshold=threshold, floor=floor, subject_floor=subject_floor)
         readings.append(reading)
