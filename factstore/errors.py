@@ -52,6 +52,10 @@ class ClaimNotFound(NotFound):
     """No claim has that id."""
 
 
+class EntityNotFound(NotFound):
+    """No entity has that id, name or timeline subject."""
+
+
 class GroupNotFound(NotFound):
     """No contradiction group has that id."""
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from factstore.results import Conflict, Fact
 
@@ -33,6 +34,36 @@ class GroupContinuation:
     def call(self) -> str:
         """The exact call that returns every member."""
         return f"contradiction_group({self.group_id})"
+
+
+@dataclass(frozen=True)
+class MemberStanding:
+    """What the Fact contract's read compares among a group's members."""
+
+    fact_id: int
+    #: the stated confidence (a timeline fact's), else None
+    confidence: float | None
+    #: distinct lineages with current testimony
+    support: int
+    learned_at: datetime
+
+
+def read_confidence(member: MemberStanding) -> float:
+    """A stated confidence, else the one support gives (1 - 0.5^lineages: 0.5 for one
+    source, 0.75 for two ...), so a fact more sources testify to reads as surer."""
+    if member.confidence is not None:
+        return float(member.confidence)
+    return 0.0 if member.support <= 0 else 1 - 0.5 ** member.support
+
+
+def preferred_member(members: Sequence[MemberStanding]) -> int | None:
+    """The Fact contract's read of a contradiction (seed 004): append-only, every side
+    kept, and the read prefers the higher-confidence member, then the more recent, then the
+    later id. None for an empty group."""
+    if not members:
+        return None
+    return max(members, key=lambda m: (round(read_confidence(m), 9), m.learned_at,
+                                       m.fact_id)).fact_id
 
 
 def bound_inline(fact_id: int, members: Sequence[int], inline: int

@@ -56,6 +56,14 @@ class Fact:
     #: derive it again, or its living source's new version no longer says it): served with
     #: a caveat, never silently dropped
     support_withdrawn: bool = False
+    #: the entity the fact is about (its subject, resolved in the registry), when it names one
+    subject_entity: str | None = None
+    #: an EVENT's time, distinct from when it was extracted, and where that time came from
+    #: ('text': the quote names it; 'said'; 'captured')
+    event_at: datetime | None = None
+    event_at_source: str | None = None
+    #: how sure the source or the extractor was, when it said (timeline facts carry one)
+    confidence: float | None = None
 
     grain = "fact"
 
@@ -201,10 +209,14 @@ class RecallItem:
     document: DocumentHit | None = None
     #: ids of the open-conflict partners served alongside a contested fact
     partner_ids: tuple[int, ...] = ()
-    #: 'hit' (ranked by similarity) or 'contested-partner' (served because its partner was)
+    #: 'hit' (ranked by similarity), 'contested-partner' (served because its partner was)
+    #: or 'neighbour' (about an entity related to one the question names; recall_neighbours)
     served_as: str = "hit"
     #: a contested fact's contradiction group
     group_id: int | None = None
+    #: the member of its group the Fact contract's read prefers (higher confidence, then
+    #: more recent); every member is still served, labeled contested
+    preferred: bool = False
 
     @property
     def grain(self) -> str:
@@ -378,6 +390,18 @@ class Description:
     current_claims: int = 0
     #: sources removed (Store.remove_source) and not restored
     removed_sources: int = 0
+
+
+@dataclass(frozen=True)
+class SupersessionChain:
+    """A fact's supersession chain (the Preference contract's history, seed 004): every
+    version, oldest first, each superseded by the next; ``current`` is the one a current
+    query returns (the newest, unless it was itself withdrawn or contested)."""
+
+    facts: tuple[Fact, ...]
+    current: int | None
+
+    grain = "fact"
 
 
 @dataclass(frozen=True)

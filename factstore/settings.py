@@ -49,6 +49,18 @@ class Settings:
     document_floor: float = 0.30
     #: default number of items recall returns
     recall_k: int = 8
+    #: the entity resolver's snapshot: at most this many candidates per mention (the rest
+    #: are left out, and the truncation recorded in the mention's audit)
+    entity_candidates: int = 8
+    #: T3 accepts the one candidate with a current profile when the mention's context is at
+    #: least this similar to it; otherwise T4 decides
+    entity_t3_accept: float = 0.5
+    #: a rebuilt profile this similar to another entity's (names fitting, nothing telling
+    #: them apart) raises a merge proposal; a person decides (no automatic merging)
+    entity_merge_propose: float = 0.75
+    #: recall also serves up to this many facts about entities one relation away from the
+    #: ones the question names or the served facts are about (0: off)
+    recall_neighbours: int = 0
     #: how many co-members of a contested fact's contradiction group recall and context
     #: serve inline; the rest are named in a continuation (Store.contradiction_group)
     group_inline: int = 6
@@ -80,7 +92,7 @@ class Settings:
     import_rebuild_min_rows: int = 2000
 
     def __post_init__(self) -> None:
-        for name in ("density_threshold", "contradiction_floor", "subject_floor", "recall_floor", "recall_strong", "document_floor",
+        for name in ("density_threshold", "contradiction_floor", "subject_floor", "recall_floor", "recall_strong", "document_floor", "entity_t3_accept", "entity_merge_propose",
                      "index_page_link_share"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) \
@@ -91,7 +103,12 @@ class Settings:
                 or not 0.0 <= float(fraction) < float("inf"):
             raise InvalidInput(f"setting import_rebuild_fraction={fraction!r} must be a "
                                "finite number >= 0")
-        for name in ("density_k", "ef_search", "recall_k", "group_inline", "index_page_min_links",
+        if not isinstance(self.recall_neighbours, int) or isinstance(self.recall_neighbours, bool) \
+                or not 0 <= self.recall_neighbours <= 100:
+            raise InvalidInput(f"setting recall_neighbours={self.recall_neighbours!r} must be "
+                               "a whole number from 0 (off) to 100")
+        for name in ("density_k", "ef_search", "recall_k", "group_inline", "entity_candidates",
+                     "index_page_min_links",
                      "import_rebuild_min_rows"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:

@@ -21,7 +21,7 @@ from pipelines.archives import (
 from pipelines.evals import EVAL_ASSETS, eval_job, nightly_evals, threshold_sweep
 from pipelines.policies import conflict_policy
 from pipelines.resources import FactStoreResource
-from pipelines.review import density_report, queue_summary
+from pipelines.review import density_report, entity_profiles, queue_summary
 
 
 def live_resources() -> dict[str, object]:
@@ -32,7 +32,8 @@ def live_resources() -> dict[str, object]:
 
 
 defs = Definitions(
-    assets=[migrated_archive, extracted_documents, density_report, queue_summary, *EVAL_ASSETS],
+    assets=[migrated_archive, extracted_documents, density_report, queue_summary, entity_profiles,
+            *EVAL_ASSETS],
     jobs=[migration_job, eval_job, threshold_sweep, conflict_policy],
     schedules=[nightly_evals],
     sensors=[new_archives_sensor],

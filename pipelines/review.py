@@ -1,4 +1,5 @@
-"""Store-wide review assets: the density report (with its check) and the queue summary."""
+"""Store-wide review assets: the density report (with its check), the queue summary, and
+the entity profiles' rebuild with the merge proposals it raises."""
 
 from collections import Counter
 
@@ -60,6 +61,26 @@ def queue_summary(factstore: FactStoreResource) -> MaterializeResult:
         "questions_by_status": MetadataValue.json(dict(sorted(by_status.items()))),
         "questions_by_risk": MetadataValue.json(dict(sorted(by_risk.items()))),
     })
+
+
+@asset(group_name="review", deps=["migrated_archive"],
+       description="Stale entity profiles rebuilt from current evidence (cleared where none "
+                   "is left), and the merge proposals they raise for a person to decide.")
+def entity_profiles(factstore: FactStoreResource) -> MaterializeResult:
+    with factstore.store() as store:
+        refresh = store.refresh_profiles(limit=1_000_000)
+        proposals = store.merge_proposals()
+        names = {e.id: e.canonical_name
+                 for e in store.entities(limit=100_000, include_merged=True)}
+    rows = ["| # | a | b | score | reason |", "| --- | --- | --- | --- | --- |"]
+    rows += [f"| {p.id} | {_cell(names.get(p.entity_a, p.entity_a))} | "
+             f"{_cell(names.get(p.entity_b, p.entity_b))} | "
+             f"{'—' if p.score is None else f'{p.score:.3f}'} | {_cell(p.reason)} |"
+             for p in proposals[:25]]
+    return MaterializeResult(metadata={
+        "profiles_rebuilt": refresh.rebuilt, "profiles_cleared": refresh.cleared,
+        "proposals_made": refresh.proposed, "pending_proposals": len(proposals),
+        "entities": len(names), "proposals": MetadataValue.md("\n".join(rows))})
 
 
 def _cell(text: str) -> str:

@@ -61,6 +61,20 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "lineages": ("lineages",),
     "set_lineage_mode": ("lineage-mode",),
     "contradiction_group": ("group",),
+    "entities": ("entities",),
+    "entity": ("entity",),
+    "aliases": ("aliases",),
+    "add_alias": ("alias",),
+    "merge": ("merge",),
+    "unmerge": ("unmerge",),
+    "merge_proposals": ("merge-proposals",),
+    "reject_merge": ("reject-merge",),
+    "relations": ("relations",),
+    "neighbours": ("neighbours",),
+    "mentions": ("mentions",),
+    "refresh_profiles": ("refresh-profiles",),
+    "chain": ("chain",),
+    "set_entity_attribute": ("entity-attribute",),
 }
 
 GREEN = "sample-svc is green right now"
@@ -342,6 +356,40 @@ def test_the_testimony_commands_read_claims_and_remove_and_restore_a_source(run:
     assert (bundle["claims_and_sources"]["grain"], bundle["facts"]["grain"]) == ("claim", "fact")
     assert "living" in run("lineage-mode", newest, "living").stdout
     assert "triage must be one of" in run("claims", "--triage", "maybe", code=2).stderr
+
+
+def test_the_entity_commands_resolve_merge_and_traverse(run: Run) -> None:
+    run("remember", "Priya Patel: I work at Arc Labs. Ben Osei reports to me.",
+        "--source-type", "utterance", "--source-ref", "chat:1")
+    people = _json(run("--json", "entities", "--type", "Person"))
+    assert {e["canonical_name"] for e in people} >= {"Priya Patel", "Ben Osei"}
+    assert {e["grain"] for e in people} == {"entity"}
+    priya = _json(run("--json", "entity", "Priya Patel"))
+    relations = _json(run("--json", "relations", priya["id"]))
+    assert ("works_at", "Arc Labs") in {(r["predicate"], r["object_name"]) for r in relations}
+    near = _json(run("--json", "neighbours", priya["id"], "--depth", "2"))
+    assert "Arc Labs" in {n["entity"]["canonical_name"] for n in near}
+    assert "unknown predicate" in run("neighbours", priya["id"], "--predicate", "likes",
+                                      code=2).stderr
+    run("alias", priya["id"], "PP")
+    assert "PP" in _json(run("--json", "aliases", priya["id"]))
+    mentions = _json(run("--json", "mentions", priya["id"]))
+    assert mentions and {m["role"] for m in mentions} >= {"speaker"}
+    other = _json(run("--json", "entity", "Ben Osei"))
+    merged = _json(run("--json", "merge", priya["id"], other["id"], "--reason", "test"))
+    assert merged["action"] == "merged"
+    assert "redirected" in run("entity", other["id"]).stdout
+    assert _json(run("--json", "unmerge", other["id"], "--reason", "two people"))[
+        "action"] == "unmerged"
+    assert "profile(s) rebuilt" in run("refresh-profiles").stdout
+    assert _json(run("--json", "merge-proposals")) == []
+    arc = _json(run("--json", "entity-attribute", "Arc Labs", "founded", "2019",
+                    "--type", "int"))
+    assert arc["attributes"]["founded"]["value"] == 2019
+    assert "not an int" in run("entity-attribute", "Arc Labs", "founded", "soon", "--type",
+                               "int", code=2).stderr
+    assert "no entity" in run("entity", "Nobody Here", code=2).stderr
+    assert "no merge proposal" in run("reject-merge", "99", "--reason", "x", code=2).stderr
 
 
 # -- kept in step with the Store -----------------------------------------------------------

@@ -69,6 +69,9 @@ RECORD = st.builds(
     st.sampled_from(RECORD_FIELDS), ANY)
 
 #: method name -> strategy of (args, kwargs); every public Store method is here.
+#: references that name the seeded store's entities (its timeline subject, by each handle)
+ENTITY_REF = st.sampled_from(["person/ana", "Ana", "ana", "me", "person/nobody"])
+
 CALLS = {
     "describe": st.just(((), {})),
     "remember": st.tuples(st.tuples(ANY), st.fixed_dictionaries({}, optional={
@@ -157,6 +160,27 @@ CALLS = {
     "lineage": st.tuples(st.tuples(ANY), st.just({})),
     "contradiction_group": st.tuples(st.tuples(ANY), st.fixed_dictionaries({}, optional={
         "offset": ANY, "limit": ANY})),
+    "entities": st.tuples(st.just(()), st.fixed_dictionaries({}, optional={
+        "entity_type": ANY, "name": ANY, "limit": ANY, "include_merged": ANY})),
+    "entity": st.tuples(st.tuples(st.one_of(ANY, ENTITY_REF)), st.just({})),
+    "aliases": st.tuples(st.tuples(st.one_of(ANY, ENTITY_REF)), st.just({})),
+    "add_alias": st.tuples(st.tuples(st.one_of(ANY, ENTITY_REF), ANY), st.just({})),
+    "merge": st.tuples(st.tuples(st.one_of(ANY, ENTITY_REF), st.one_of(ANY, ENTITY_REF), ANY),
+                       st.just({})),
+    "unmerge": st.tuples(st.tuples(st.one_of(ANY, ENTITY_REF), ANY), st.just({})),
+    "merge_proposals": st.tuples(st.tuples(ANY), st.just({})),
+    "reject_merge": st.tuples(st.tuples(ANY, ANY), st.just({})),
+    "relations": st.tuples(st.tuples(st.one_of(ANY, ENTITY_REF)), st.fixed_dictionaries(
+        {}, optional={"include_unsupported": ANY})),
+    "neighbours": st.tuples(st.tuples(st.one_of(ANY, ENTITY_REF)), st.fixed_dictionaries(
+        {}, optional={"depth": ANY, "predicates": st.one_of(ANY, st.lists(ANY, max_size=3))})),
+    "mentions": st.tuples(st.tuples(st.one_of(ANY, ENTITY_REF)), st.fixed_dictionaries(
+        {}, optional={"limit": ANY})),
+    "refresh_profiles": st.tuples(st.just(()), st.fixed_dictionaries({}, optional={
+        "limit": ANY})),
+    "chain": st.tuples(st.tuples(ANY), st.just({})),
+    "set_entity_attribute": st.tuples(st.tuples(st.one_of(ANY, ENTITY_REF), ANY, ANY),
+                                      st.fixed_dictionaries({}, optional={"value_type": ANY})),
 }
 
 

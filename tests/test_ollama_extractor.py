@@ -640,3 +640,160 @@ def test_a_population_of_turns_each_yields_facts_only_from_itself(
             assert not voices & {t.casefold() for t in fact.topics}
             assert fact.negated is ("never" in fact.quote)
         assert extractor.last_rejected == []
+
+
+# -- mentions and relations --------------------------------------------------------------------
+
+HIRED = {
+    "statement": "Dana Reyes joined Initech as its payments lead.",
+    "kind": "EVENT",
+    "quote": "Dana Reyes joined Initech as its payments lead",
+    "subject": "Dana Reyes",
+    "predicate": "joined",
+    "object": "Initech as its payments lead",
+    "negated": False,
+    "mentions": [{"name": "Dana Reyes", "type": "Person"},
+                 {"name": " Initech ", "type": "organization"},  # trimmed, type case-folded
+                 {"name": "Dana Reyes", "type": "Person"}],  # a repeat is kept once
+    "relations": [{"subject": "Dana Reyes", "predicate": "joined", "object": "Initech"},
+                  {"subject": "Dana Reyes", "predicate": "Works at", "object": "Initech"}],
+}
+
+
+def test_mentions_and_relations_are_parsed_into_tuples() -> None:
+    (fact,), rejected = parse_extraction(answer(HIRED))
+    assert rejected == []
+    assert fact.mentions == (("Dana Reyes", "Person"), ("Initech", "Organization"))
+    assert fact.relations == (("Dana Reyes", "joined", "Initech"),
+                              ("Dana Reyes", "works_at", "Initech"))
+    assert fact.meta == {}
+    (bare,), _ = parse_extraction(answer(EVENT))  # none said: empty, nothing recorded
+    assert (bare.mentions, bare.relations, bare.meta) == ((), (), {})
+
+
+def test_bad_mentions_and_relations_are_dropped_and_recorded() -> None:
+    loose = {
+        **HIRED,
+        "mentions": [
+            "Dana Reyes",  # a bare name: kept, untyped
+            {"name": "  ", "type": "Person"},  # no name: dropped
+            {"name": "Initech", "type": "a company!"},  # unusable type: name kept, untyped
+            {"type": "Place"},  # no name: dropped
+            42,  # not an entry: dropped
+            {"name": "Initech", "type": None},  # same as the kept one above: once
+        ],
+        "relations": [
+            {"subject": "Dana Reyes", "predicate": "hired_by", "object": "Initech"},  # unknown
+            {"subject": "Dana Reyes", "predicate": "joined"},  # no object
+            ["Dana Reyes", "joined", "Initech"],  # a triple as a list is fine
+            "Dana Reyes joined Initech",  # prose: dropped
+        ],
+    }
+    (fact,), rejected = parse_extraction(answer(loose))
+    assert rejected == []  # a bad mention never costs the fact
+    assert fact.mentions == (("Dana Reyes", None), ("Initech", None))
+    assert fact.relations == (("Dana Reyes", "joined", "Initech"),)
+    assert fact.meta["dropped_fields"] == [
+        "mentions[1]", "mentions[2].type", "mentions[3]", "mentions[4]",
+        "relations[0]", "relations[1]", "relations[3]"]
+    (shapeless,), _ = parse_extraction(answer({**HIRED, "mentions": "Dana Reyes, Initech",
+                                               "relations": {"subject": "Dana Reyes"}}))
+    assert (shapeless.mentions, shapeless.relations) == ((), ())
+    assert shapeless.meta["dropped_fields"] == ["mentions", "relations"]
+
+
+def test_parsed_mentions_pass_the_write_paths_check() -> None:
+    from factstore.entities.drafts import entity_fields
+
+    (fact,), _ = parse_extraction(answer({
+        **HIRED, "mentions": [*HIRED["mentions"], {"name": "Globex", "type": "Organization"}]}))
+    drafts, relations, cleared = entity_fields(fact.mentions, fact.relations, quote=fact.quote,
+                                               speaker=None, subject=fact.subject)
+    assert [(d.name, d.entity_type) for d in drafts] == [("Dana Reyes", "Person"),
+                                                         ("Initech", "Organization")]
+    assert relations == (("Dana Reyes", "joined", "Initech"),
+                         ("Dana Reyes", "works_at", "Initech"))
+    # Globex is not in the quote: the write path clears it, the parser leaves that to it.
+    assert [c["field"] for c in cleared] == ["mentions"]
+
+
+def test_schema_offers_mentions_and_relations_without_requiring_them() -> None:
+    from factstore.entities.model import ENTITY_TYPES, PREDICATES
+
+    items = EXTRACTION_SCHEMA["properties"]["facts"]["items"]
+    mentions = items["properties"]["mentions"]
+    relations = items["properties"]["relations"]
+    assert mentions["items"]["properties"]["type"]["enum"] == [*ENTITY_TYPES, None]
+    assert mentions["items"]["required"] == ["name", "type"]
+    assert relations["items"]["properties"]["predicate"]["enum"] == list(PREDICATES)
+    assert relations["items"]["required"] == ["subject", "predicate", "object"]
+    assert "mentions" not in items["required"] and "relations" not in items["required"]
+
+
+def test_prompt_asks_for_mentions_and_lists_every_predicate(extractor: OllamaExtractor) -> None:
+    from factstore.entities.model import ENTITY_TYPES, PREDICATES
+
+    prompt = extractor.prompt_for(CAPTURE, CONTEXT)
+    assert "- mentions:" in prompt and "- relations:" in prompt
+    assert "{predicates}" not in prompt
+    assert "predicate is one of: " + ", ".join(PREDICATES) + "." in prompt
+    for kind in ENTITY_TYPES:
+        assert kind in prompt
+    assert "never a pronoun" in prompt
+    # the template keeps the placeholder, so the vocabulary has one definition
+    assert "{predicates}" in load_prompt_template()
+
+
+def test_prompt_example_mentions_are_verbatim_and_its_relation_is_valid() -> None:
+    from factstore.entities.drafts import entity_fields
+
+    template = load_prompt_template()
+    start = template.index('{"facts": [', template.index("Example output"))
+    end = template.index("\n]}", start) + len("\n]}")
+    facts, rejected = parse_extraction(template[start:end])
+    assert rejected == []
+    with_mentions = [f for f in facts if f.mentions]
+    assert len(with_mentions) >= 3
+    assert any(f.relations for f in facts)
+    for fact in facts:
+        _, relations, cleared = entity_fields(fact.mentions, fact.relations, quote=fact.quote,
+                                              speaker=None, subject=fact.subject)
+        assert cleared == [], fact
+        assert len(relations) == len(fact.relations)
+
+
+def test_mentions_reach_the_fact_through_a_chat_turn(standin: OllamaStandIn,
+                                                     extractor: OllamaExtractor) -> None:
+    said = {"statement": "bob reports to Carol Diaz.", "kind": "STATE",
+            "quote": "I report to Carol Diaz", "subject": "bob", "predicate": "reports to",
+            "object": "Carol Diaz", "negated": False,
+            "mentions": [{"name": "Carol Diaz", "type": "Person"}],
+            "relations": [{"subject": "bob", "predicate": "reports_to",
+                           "object": "Carol Diaz"}]}
+    standin.script(answer(said))
+    (fact,) = extractor.extract("bob: I report to Carol Diaz.", CONTEXT)
+    assert fact.asserter == "bob"
+    assert fact.mentions == (("Carol Diaz", "Person"),)
+    assert fact.relations == (("bob", "reports_to", "Carol Diaz"),)
+
+
+def test_mentions_and_relations_survive_a_recording_and_its_replay(
+        standin: OllamaStandIn, extractor: OllamaExtractor, tmp_path) -> None:
+    from factstore.entities.drafts import entity_fields
+    from factstore.extractors.replay import RecordingExtractor, ReplayExtractor
+
+    text = "Dana Reyes joined Initech as its payments lead."
+    cassette = tmp_path / "ollama.jsonl"
+    standin.script(answer(HIRED))
+    live = RecordingExtractor(extractor, cassette).extract(text, CONTEXT)
+    standin.stop()  # only the cassette can answer now
+    replayed = ReplayExtractor(cassette, prompt=extractor.prompt_for).extract(text, CONTEXT)
+    assert replayed == live
+    assert replayed[0].mentions == (("Dana Reyes", "Person"), ("Initech", "Organization"))
+    assert all(isinstance(m, tuple) for m in replayed[0].mentions + replayed[0].relations)
+
+    def drafts(fact: ExtractedFact) -> Any:
+        return entity_fields(fact.mentions, fact.relations, quote=fact.quote, speaker=None,
+                             subject=fact.subject)
+
+    assert drafts(replayed[0]) == drafts(live[0])

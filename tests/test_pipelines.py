@@ -18,7 +18,7 @@ from factstore.migration import ColumnMap, discover_archives, read_archive
 from pipelines.archives import ArchiveSource, migrated_archive
 from pipelines.evals import EVAL_ASSETS, asset_name
 from pipelines.resources import FactStoreResource
-from pipelines.review import density_report, queue_summary
+from pipelines.review import density_report, entity_profiles, queue_summary
 from tests.archives import write_archives
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -103,7 +103,8 @@ def test_the_whole_graph_materializes_with_the_replay_resource(archives, resourc
 
     # The evals extract their own items, which the archives' cassette does not hold: live.
     datasets = _small_datasets(tmp_path)
-    result = materialize([density_report, queue_summary, *EVAL_ASSETS], resources=resources,
+    result = materialize([density_report, queue_summary, entity_profiles, *EVAL_ASSETS],
+                         resources=resources,
                          instance=instance, run_config={"ops": {
                              asset_name(n): {"config": {"dataset": str(p)}}
                              for n, p in datasets.items()}})
@@ -111,8 +112,14 @@ def test_the_whole_graph_materializes_with_the_replay_resource(archives, resourc
     checks = {c.check_name: c for c in result.get_asset_check_evaluations()}
     assert checks["no_unscreened_pairs"].passed  # everything came through the write path
     (summary,) = result.asset_materializations_for_node("queue_summary")
+    (profiles,) = result.asset_materializations_for_node("entity_profiles")
     with replay.store() as store:
         assert summary.metadata["open_conflicts"].value == len(store.open_conflicts())
+        # the chat archive's speakers are entities; every profile is fresh after the asset
+        everyone = store.entities(limit=100_000, include_merged=True)
+        assert profiles.metadata["entities"].value == len(everyone) > 0
+        assert not [e for e in store.entities(limit=100_000) if e.profile_stale]
+        assert profiles.metadata["pending_proposals"].value == len(store.merge_proposals())
     for node in (asset_name(n) for n in ("shred", "negation-identity", "locomo-recall")):
         (event,) = result.asset_materializations_for_node(node)
         assert event.metadata["primary_metric"].value in event.metadata
@@ -123,7 +130,8 @@ def _small_datasets(tmp_path: Path) -> dict[str, Path]:
     """The slow evals on a slice of their own data (the quick ones keep theirs)."""
     out = {}
     for name, file, keep in (("subject-conflicts", "subject_conflicts.jsonl", 12),
-                             ("conflict-precision", "pairs.jsonl", 30)):
+                             ("conflict-precision", "pairs.jsonl", 30),
+                             ("entity-resolution", "entity_mentions.jsonl", 30)):
         lines = (ROOT / "evals" / "data" / file).read_text().splitlines()
         target = tmp_path / f"small-{file}"
         target.write_text("\n".join(lines[:keep]) + "\n")

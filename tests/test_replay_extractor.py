@@ -190,3 +190,50 @@ def test_a_malformed_cassette_line_is_reported_with_its_number(tmp_path: Path) -
     cassette.write_text('{"key": "k", "model": "m", "text": "t", "facts": []}\n\nnot json\n')
     with pytest.raises(InvalidInput, match="line 3 is not JSON"):
         ReplayExtractor(cassette)
+
+
+# -- mentions and relations (the entity layer's fields) ----------------------------------------
+
+NAMED = ExtractedFact(
+    statement="Dana Reyes joined Initech.", kind="EVENT", quote="Dana Reyes joined Initech",
+    mentions=(("Dana Reyes", "Person"), ("Initech", None), "Dana",
+              {"name": "Initech", "type": "Organization"}),
+    relations=(("Dana Reyes", "joined", "Initech"),))
+
+
+def test_mentions_and_relations_replay_as_the_tuples_recorded(tmp_path: Path) -> None:
+    from factstore.entities.drafts import entity_fields
+
+    cassette = tmp_path / "named.jsonl"
+    inner = scripted()
+    inner.add("Dana Reyes joined Initech", NAMED)
+    live = RecordingExtractor(inner, cassette).extract("Dana Reyes joined Initech",
+                                                       ExtractionContext())
+    (entry,) = read_cassette(cassette)
+    assert entry["facts"][0]["mentions"][0] == ["Dana Reyes", "Person"]  # JSON has lists
+    (replayed,) = ReplayExtractor(cassette).extract("Dana Reyes joined Initech")
+    assert [replayed] == live
+    assert replayed.mentions[:2] == (("Dana Reyes", "Person"), ("Initech", None))
+    assert replayed.mentions[2:] == ("Dana", {"name": "Initech", "type": "Organization"})
+    assert replayed.relations == (("Dana Reyes", "joined", "Initech"),)
+
+    def drafts(f: ExtractedFact) -> object:
+        return entity_fields(f.mentions, f.relations, quote=f.quote, speaker=None,
+                             subject=f.subject)
+
+    assert drafts(replayed) == drafts(NAMED)
+    # entity_fields would also take the raw JSON lists; the tuples keep replay == live.
+    raw = entry["facts"][0]
+    assert entity_fields(raw["mentions"], raw["relations"], quote=NAMED.quote, speaker=None,
+                         subject=None) == drafts(NAMED)
+
+
+def test_a_recording_made_before_mentions_existed_replays_with_none(tmp_path: Path) -> None:
+    cassette = tmp_path / "old.jsonl"
+    old_fact = {"statement": "Old.", "kind": "STATE", "quote": "Old", "topics": ["a"],
+                "meta": {}}  # written before ExtractedFact had mentions and relations
+    cassette.write_text(json.dumps({"key": cassette_key("scripted/test", "", "old"),
+                                    "model": "scripted/test", "text": "old",
+                                    "facts": [old_fact]}) + "\n")
+    (fact,) = ReplayExtractor(cassette).extract("old")
+    assert (fact.mentions, fact.relations, fact.topics) == ((), (), ("a",))

@@ -38,7 +38,6 @@ only verifies that the committed cassette is what the script writes).
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import re
@@ -47,6 +46,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from evals.cassettes import synthetic
 from factstore.extractors.base import ExtractedFact
 from factstore.extractors.replay import cassette_key
 from factstore.extractors.rules import split_sentences
@@ -352,28 +352,12 @@ def recordings(rows: Sequence[dict[str, Any]]) -> Iterator[str]:
 
 def build(dataset: Path = DATASET) -> str:
     """The cassette's whole text for ``dataset``."""
-    rows = [json.loads(line) for line in dataset.read_text(encoding="utf-8").splitlines()
-            if line.strip()]
-    return "".join(line + "\n" for line in recordings(rows))
+    return synthetic.build(recordings, dataset)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
-    parser.add_argument("--dataset", type=Path, default=DATASET)
-    parser.add_argument("--out", type=Path, default=CASSETTE)
-    parser.add_argument("--check", action="store_true",
-                        help="exit 1 if the cassette differs from what this script writes")
-    args = parser.parse_args(argv)
-    text = build(args.dataset)
-    if args.check:
-        current = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
-        if current != text:
-            print(f"{args.out} is stale; run {Path(__file__).name} to rewrite it", file=sys.stderr)
-            return 1
-        return 0
-    args.out.write_text(text, encoding="utf-8")
-    print(f"wrote {text.count(chr(10))} recordings to {args.out}")
-    return 0
+    return synthetic.main(recordings, doc=__doc__ or "", dataset=DATASET, cassette=CASSETTE,
+                          script=Path(__file__).name, argv=argv)
 
 
 if __name__ == "__main__":

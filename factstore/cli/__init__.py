@@ -19,6 +19,8 @@ The package, one module per concept:
 - ``migrate``    ``factstore migrate`` (document archives, through factstore.migration)
 - ``testimony``  claims, why, context, lineages, lineage-mode, remove-source,
                  restore-source, group (the claim layer and the evidence bridge)
+- ``entities``   entities, entity, aliases, alias, merge, unmerge, merge-proposals,
+                 reject-merge, relations, neighbours, mentions, refresh-profiles
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from collections.abc import Callable
 
 # Importing ``commands`` registers the core commands on ``app``; the sub-apps are added below.
 from factstore.cli.commands import DEMO_DATABASE
+from factstore.cli.entities import entities, entity  # noqa: F401  (register the commands)
 from factstore.cli.evals import evals_app
 from factstore.cli.facts import facts_app
 from factstore.cli.formatting import to_jsonable

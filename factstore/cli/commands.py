@@ -7,7 +7,7 @@ import dataclasses
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -208,6 +208,22 @@ def fact(
     history = store.history(fact_id)
     _emit(ctx, {"fact": found, "history": history},
           lambda c: _render_fact(c, found, history))
+
+
+@app.command()
+def chain(
+    ctx: typer.Context,
+    fact_id: Annotated[int, typer.Argument(metavar="ID", help="Any fact of the chain.")],
+) -> None:
+    """A fact's supersession chain, oldest first: what it replaced and what replaced it."""
+    result = _store(ctx).chain(fact_id)
+
+    def render(c: Any) -> None:
+        for f in result.facts:
+            mark = " ← current" if f.id == result.current else ""
+            c.print(f"#{f.id} {f.verdict.value:<10} {escape(f.statement)}{mark}")
+
+    _emit(ctx, result, render)
 
 
 @app.command()

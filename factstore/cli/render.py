@@ -188,6 +188,7 @@ def render_recall_items(console: Console, items: Sequence[Any]) -> None:
             body = (f"[bold]{escape(f.statement)}[/bold]\n"
                     f"fact #{f.id} · kind {f.kind.value} · verdict {f.verdict.value}"
                     f"{' · served as contested partner' if item.served_as != 'hit' else ''}"
+                    f"{' · the read prefers it' if getattr(item, 'preferred', False) else ''}"
                     f" · support {f.support_count}\n"
                     f"quote: {escape(_quote(f.evidence_quote))}\n")
         else:

@@ -52,6 +52,8 @@ class GlobalOptions:
     embedder: str = "local"
     extractor: str = DEFAULT_EXTRACTOR
     json: bool = False
+    #: entity resolution's T4: rules | ollama | ollama:<model>
+    resolver: str = "rules"
 
 
 @dataclass
@@ -70,10 +72,13 @@ def open_store(options: GlobalOptions, *, embedder: Embedder | None = None,
     This is the default ``_store_factory``. Tests swap the factory for one that passes an
     already-loaded embedder, so each command does not reload the model.
     """
+    from factstore.entities.resolvers import resolver_from_name
+
     return Store.open(
         options.dsn, home=options.home, database=options.database,
         embedder=embedder or embedder_from_name(options.embedder),
-        extractor=extractor or extractor_from_name(options.extractor))
+        extractor=extractor or extractor_from_name(options.extractor),
+        resolver=resolver_from_name(options.resolver))
 
 
 def _state(ctx: typer.Context) -> CliState:
@@ -179,10 +184,12 @@ def _global_options(
         help=f"Extractor: {' | '.join(EXTRACTOR_CHOICES)}.")] = DEFAULT_EXTRACTOR,
     json_output: Annotated[bool, typer.Option(
         "--json", help="Machine-readable JSON output for every command.")] = False,
+    resolver: Annotated[str, typer.Option(
+        help="Entity resolution's T4 decision: rules | ollama | ollama:<model>.")] = "rules",
 ) -> None:
     """Global options shared by every command."""
-    ctx.obj = CliState(GlobalOptions(home, dsn, database, embedder, extractor, json_output),
-                       Console(highlight=False))
+    ctx.obj = CliState(GlobalOptions(home, dsn, database, embedder, extractor, json_output,
+                                     resolver=resolver), Console(highlight=False))
 
 
 @contextmanager

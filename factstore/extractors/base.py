@@ -49,6 +49,12 @@ class ExtractedFact:
     #: the quote is negated ("not", "no", "never", "without"), read from the parse; None
     #: when the extractor does not say, and the polarity guard reads the words itself
     negated: bool | None = None
+    #: the named entities the quote mentions: names as written, each alone or with its type
+    #: ("Person", "Organization", "Place", "Project", "Service", "Concept")
+    mentions: tuple = ()
+    #: relations between two of those names: (subject, predicate, object), the predicate
+    #: one of factstore.entities.model.PREDICATES
+    relations: tuple = ()
 
 
 @runtime_checkable

@@ -21,6 +21,7 @@ from importlib import resources
 from typing import Any
 
 from factstore.embedders.ollama import resolve_host
+from factstore.entities.model import ENTITY_TYPES, PREDICATES, entity_type
 from factstore.errors import ExtractorError, InvalidInput
 from factstore.extractors.base import ExtractedFact, ExtractionContext
 from factstore.extractors.turns import Turn, split_turns
@@ -61,6 +62,22 @@ EXTRACTION_SCHEMA: dict[str, Any] = {
                     "object": dict(_NULLABLE_STRING),
                     "negated": {"type": ["boolean", "null"]},
                     "supersedes": {"type": "boolean"},
+                    # Optional, so an answer without them is still valid; the prompt's worked
+                    # example asks for them. Types and predicates are enums so constrained
+                    # decoding cannot invent one (the parser still checks: not every server
+                    # enforces the schema).
+                    "mentions": {"type": "array", "items": {
+                        "type": "object",
+                        "properties": {"name": {"type": "string"},
+                                       "type": {"enum": [*ENTITY_TYPES, None]}},
+                        "required": ["name", "type"]}},
+                    "relations": {"type": "array", "items": {
+                        "type": "object",
+                        "properties": {"subject": {"type": "string"},
+                                       "predicate": {"type": "string",
+                                                     "enum": list(PREDICATES)},
+                                       "object": {"type": "string"}},
+                        "required": ["subject", "predicate", "object"]}},
                 },
                 # The role fields are required so constrained decoding always answers them
                 # (null is an answer); the parser still accepts an item without them.
@@ -71,7 +88,7 @@ EXTRACTION_SCHEMA: dict[str, Any] = {
     "required": ["facts"],
 }
 
-_PLACEHOLDER = re.compile(r"\{(text|said_at|source_type|speaker)\}")
+_PLACEHOLDER = re.compile(r"\{(text|said_at|source_type|speaker|predicates)\}")
 _FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n(.*)\n\s*```\s*$", re.DOTALL)
 _TRUE = {"true", "yes", "1"}
 
@@ -92,7 +109,7 @@ def speaker_line(speaker: str | None) -> str:
 
 def render_prompt(template: str, text: str, context: ExtractionContext,
                   speaker: str | None = None) -> str:
-    """Fill {text}, {said_at}, {source_type} and {speaker} in one pass.
+    """Fill {text}, {said_at}, {source_type}, {speaker} and {predicates} in one pass.
 
     One regex pass (not str.format) because the template holds literal JSON braces, and so a
     capture that itself contains "{said_at}" is never substituted into.
@@ -102,6 +119,8 @@ def render_prompt(template: str, text: str, context: ExtractionContext,
         "said_at": context.said_at.isoformat() if context.said_at else "unknown",
         "source_type": context.source_type or "unknown",
         "speaker": speaker_line(speaker),
+        # the relation vocabulary, from its one definition (the schema's enum is the same)
+        "predicates": ", ".join(PREDICATES),
     }
     return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
 
@@ -154,6 +173,89 @@ def _clean_negated(item: dict[str, Any], dropped: list[str]) -> bool | None:
     return None
 
 
+_TYPES_FOLDED = {t.casefold(): t for t in ENTITY_TYPES}
+
+
+def _clean_name(value: object) -> str | None:
+    """A name with its inner whitespace collapsed (so it still matches the quote the way
+    the write path's check reads it), or None."""
+    if not isinstance(value, str):
+        return None
+    return " ".join(value.split()) or None
+
+
+def _clean_type(value: object) -> str | None | bool:
+    """An entity type ("person" is read as "Person"); None when not said; False when said
+    but unusable (the caller records it and keeps the name untyped)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if not isinstance(value, str):
+        return False
+    value = value.strip()
+    return _TYPES_FOLDED.get(value.casefold()) or entity_type(value) or False
+
+
+def _clean_mentions(item: dict[str, Any], dropped: list[str]) -> tuple[tuple[str, str | None],
+                                                                        ...]:
+    """The item's mentions as (name, type) pairs. An unusable entry is dropped and recorded
+    as "mentions[i]"; an unusable type is cleared (the name is kept) and recorded as
+    "mentions[i].type". Whether a name is verbatim in the quote is the write path's check
+    (factstore.entities.drafts.entity_fields), made once for every extractor."""
+    raw = item.get("mentions")
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        dropped.append("mentions")
+        return ()
+    out: dict[tuple[str, str | None], None] = {}
+    for index, entry in enumerate(raw):
+        if isinstance(entry, str):  # a bare name: lenient, it is still a name
+            name, kind = _clean_name(entry), None
+        elif isinstance(entry, dict):
+            name, kind = _clean_name(entry.get("name")), _clean_type(entry.get("type"))
+        else:
+            name, kind = None, None
+        if name is None:
+            dropped.append(f"mentions[{index}]")
+            continue
+        if kind is False:
+            dropped.append(f"mentions[{index}].type")
+            kind = None
+        out.setdefault((name, kind), None)
+    return tuple(out)
+
+
+def _clean_relations(item: dict[str, Any], dropped: list[str]) -> tuple[tuple[str, str, str],
+                                                                         ...]:
+    """The item's relations as (subject, predicate, object). The predicate is read loosely
+    ("Works at" is works_at) but must be one of PREDICATES; an entry that is not a usable
+    triple is dropped and recorded as "relations[i]". That both ends are the fact's
+    mentions (or its speaker) is the write path's check."""
+    raw = item.get("relations")
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        dropped.append("relations")
+        return ()
+    out: dict[tuple[str, str, str], None] = {}
+    for index, entry in enumerate(raw):
+        if isinstance(entry, dict):
+            entry = [entry.get("subject"), entry.get("predicate"), entry.get("object")]
+        triple = None
+        if isinstance(entry, list) and len(entry) == 3:
+            subject, obj = _clean_name(entry[0]), _clean_name(entry[2])
+            predicate = _clean_name(entry[1])
+            predicate = predicate.lower().replace(" ", "_").replace("-", "_") \
+                if predicate else None
+            if subject and obj and predicate in PREDICATES:
+                triple = (subject, predicate, obj)
+        if triple is None:
+            dropped.append(f"relations[{index}]")
+            continue
+        out.setdefault(triple, None)
+    return tuple(out)
+
+
 def _clean_bool(value: object) -> bool:
     if isinstance(value, bool):
         return value
@@ -200,6 +302,8 @@ def _parse_item(item: dict[str, Any]) -> ExtractedFact | str:
     predicate = _clean_role(item, "predicate", dropped)
     obj = _clean_role(item, "object", dropped)
     negated = _clean_negated(item, dropped)
+    mentions = _clean_mentions(item, dropped)
+    relations = _clean_relations(item, dropped)
 
     meta: dict[str, object] = {}
     if dropped:
@@ -216,6 +320,8 @@ def _parse_item(item: dict[str, Any]) -> ExtractedFact | str:
         predicate=predicate,
         object=obj,
         negated=negated,
+        mentions=mentions,
+        relations=relations,
         **columns,
     )
 

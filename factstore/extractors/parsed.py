@@ -21,7 +21,9 @@ Ohio" a STATE) while greetings, questions and backchannel yield none. Per captur
 5. **Fields.** Subject, predicate and object from the parse; the per-kind columns from the
    clause's own words (the rule extractor's readers); the quote is the clause's verbatim
    span; ``negated`` from the parse (``neg``, "no", "never", "without", "nobody", ...);
-   topics are entity-shaped names and identifiers (topic hygiene then drops value shapes).
+   topics are entity-shaped names and identifiers (topic hygiene then drops value shapes);
+   ``mentions`` and ``relations`` for the entity layer from the clause alone
+   (:mod:`factstore.extractors.relations`).
 
 Deterministic: the same text always yields the same facts. The pipeline loads on the first
 extraction (about a second, plus spaCy's import), never at import time.
@@ -35,6 +37,7 @@ from typing import Any
 
 from factstore.errors import InvalidInput
 from factstore.extractors.base import ExtractedFact, ExtractionContext
+from factstore.extractors.relations import find_mentions, find_relations, typed_mentions
 from factstore.extractors.rules import (
     clause_label_free,
     cue_kind,
@@ -492,6 +495,10 @@ class ParserExtractor:
                 if e.label_ in _TIME_ENTS and tokens[0].i <= e.start <= tokens[-1].i]
         if when:
             meta["when"] = when
+        # The entity layer's names and relations, read from this clause alone (its quote).
+        words = tokens[0].doc[tokens[0].i:tokens[-1].i + 1]
+        mentions = find_mentions(words)
+        relations = find_relations(words, mentions, speaker)
         return ExtractedFact(
             statement=_statement(quote, speaker),
             kind=kind.value,
@@ -505,6 +512,8 @@ class ParserExtractor:
             asserter=speaker,
             negated=any(_negates(t) for t in tokens),
             meta=meta,
+            mentions=tuple(typed_mentions(mentions, relations)),
+            relations=tuple(relations),
             **fields,
         )
 

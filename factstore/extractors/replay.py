@@ -76,11 +76,25 @@ def _fact_from_json(data: dict[str, Any]) -> ExtractedFact:
     values = {k: v for k, v in data.items() if k in _FACT_FIELDS}
     values["topics"] = tuple(values.get("topics") or ())
     values["meta"] = dict(values.get("meta") or {})
+    # JSON has no tuples: a (name, type) mention and a (subject, predicate, object) relation
+    # come back as lists, and are turned back into the tuples the extractor emitted so a
+    # replayed fact equals the live one (a bare-string mention stays a string).
+    values["mentions"] = _tuples(values.get("mentions"))
+    values["relations"] = _tuples(values.get("relations"))
     return ExtractedFact(**values)
 
 
-def read_cassette(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """Every recording in a cassette, in file order; InvalidInput for a malformed line."""
+def _tuples(value: object) -> tuple:
+    if not isinstance(value, list | tuple):
+        return ()
+    return tuple(tuple(v) if isinstance(v, list) else v for v in value)
+
+
+def read_entries(path: str | os.PathLike[str], required: dict[str, type], what: str
+                 ) -> list[dict[str, Any]]:
+    """Every JSON object of a JSONL cassette, in file order, each checked to carry the
+    ``required`` fields with their types; InvalidInput naming the line for a malformed one.
+    ``what`` names one entry in messages ('a recording')."""
     path = Path(path)
     entries: list[dict[str, Any]] = []
     with path.open(encoding="utf-8") as handle:
@@ -91,15 +105,19 @@ def read_cassette(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
                 entry = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise InvalidInput(f"{path} line {number} is not JSON ({exc.msg}); a cassette "
-                                   "is one recording object per line") from None
-            if not (isinstance(entry, dict) and isinstance(entry.get("key"), str)
-                    and isinstance(entry.get("model"), str)
-                    and isinstance(entry.get("text"), str)
-                    and isinstance(entry.get("facts"), list)):
-                raise InvalidInput(f"{path} line {number} is not a recording (it needs key, "
-                                   "model, text and a facts list)")
+                                   f"is one {what.split(' ', 1)[-1]} object per line") from None
+            if not (isinstance(entry, dict) and all(isinstance(entry.get(k), t)
+                                                    for k, t in required.items())):
+                raise InvalidInput(f"{path} line {number} is not {what} (it needs "
+                                   f"{', '.join(required)})")
             entries.append(entry)
     return entries
+
+
+def read_cassette(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """Every recording in a cassette, in file order; InvalidInput for a malformed line."""
+    return read_entries(path, {"key": str, "model": str, "text": str, "facts": list},
+                        "a recording")
 
 
 class RecordingExtractor:

@@ -19,6 +19,7 @@ from factstore.lineages import default_mode, source_type_of
 from factstore.redaction import redact
 from factstore.results import DocumentRecord, DroppedFact
 from factstore.store import transitions
+from factstore.store.entities import clear_for_withdrawal
 from factstore.store.rows import fetch_fact
 from factstore.writepath.prepare import PreparedFact
 
@@ -68,6 +69,8 @@ class ClaimWriter:
         self.observed = observed
         self.at = at
         self._asserted_at: datetime | None = None if document.duplicate else observed
+        #: the claim each prepared fact made (by the fact's identity), for the entity stage
+        self.claim_of: dict[int, int] = {}
 
     @property
     def asserted_at(self) -> datetime:
@@ -88,7 +91,9 @@ class ClaimWriter:
         draft = draft_claim(fact.statement, fact.quote, fact.kind.value,
                             speaker=fact.roles.get("asserter"),  # type: ignore[arg-type]
                             source_ref=self.source_ref)
-        return self._insert(draft, triage, reason, fact_id, link=link, quote=fact.quote)
+        found = self._insert(draft, triage, reason, fact_id, link=link, quote=fact.quote)
+        self.claim_of.setdefault(id(fact), found[0])
+        return found
 
     def _insert(self, draft: ClaimDraft, triage: str, reason: str | None,
                 fact_id: int | None, *, link: str = "never",
@@ -208,6 +213,9 @@ def note_withdrawn(cur: Any, fact_ids: Iterable[int], at: datetime, why: str) ->
     cur.execute("SELECT id, verdict FROM facts WHERE id = ANY(%s) AND verdict = ANY(%s) "
                 "AND fact_support(id) = 0 ORDER BY id", (ids, retrievable))
     withdrawn = cur.fetchall()
+    touched = sorted(fact_ids)
+    if touched:
+        clear_for_withdrawal(cur, fact_ids=touched)
     for row in withdrawn:
         transitions.record(cur, row["id"], row["verdict"], row["verdict"],
                            f"support withdrawn: {why}; no current testimony supports it, so "

@@ -25,6 +25,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from factstore.backfill import FactRecord, check_record, redact_record
 from factstore.captures import check_capture
 from factstore.embedders.base import Embedder
+from factstore.entities.resolution import Resolver, RuleResolver
 from factstore.errors import (
     DatabaseUnavailable,
     EmbedderError,
@@ -65,6 +66,7 @@ from factstore.results import (
     RecallResult,
     RegistryQueryResult,
     RememberResult,
+    SupersessionChain,
     TagInfo,
 )
 from factstore.settings import Settings
@@ -77,6 +79,7 @@ from factstore.store import retry, server
 from factstore.store import tags as tag_sql
 from factstore.store.bulk_tools import BulkTools
 from factstore.store.diagnostic_tools import DiagnosticTools
+from factstore.store.entity_tools import EntityTools
 from factstore.store.extraction_tools import ExtractionTools
 from factstore.store.migrations import apply_migrations
 from factstore.store.review_tools import ReviewTools
@@ -94,6 +97,9 @@ TOOLS = (
     "retract", "end_fact", "facts", "brief",
     "claims", "why", "context", "remove_source", "restore_source", "lineages",
     "set_lineage_mode", "contradiction_group",
+    "entities", "entity", "aliases", "add_alias", "merge", "unmerge", "merge_proposals",
+    "reject_merge", "relations", "neighbours", "mentions", "refresh_profiles", "chain",
+    "set_entity_attribute",
 )
 #: How many imported records commit together (each chunk whole, and skipped on a re-run).
 IMPORT_CHUNK = 1000
@@ -103,13 +109,15 @@ MAX_IMPORT_CHUNK = 1_000_000
 
 
 class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTools,
-            TestimonyTools):
+            TestimonyTools, EntityTools):
     """A fact store on Postgres + pgvector. Open with ``Store.open()``; close when done."""
 
     def __init__(self, pool: ConnectionPool, dsn: str, embedder: Embedder, extractor: Extractor,
                  settings: Settings, path_exists: Callable[[str], bool],
-                 user_id: str | None = None) -> None:
+                 user_id: str | None = None, resolver: Resolver | None = None) -> None:
         self.user_id = user_id or default_user()
+        #: T4 of entity resolution: the offline rule resolver, or a model (entities/resolvers)
+        self.resolver: Resolver = resolver if resolver is not None else RuleResolver()
         self._pool = pool
         self._dsn = dsn
         self.embedder = embedder
@@ -126,7 +134,7 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
              database: str | None = None, embedder: Embedder | None = None,
              extractor: Extractor | None = None, settings: Settings | None = None,
              path_exists: Callable[[str], bool] | None = None, pool_size: int = 4,
-             user_id: str | None = None) -> Store:
+             user_id: str | None = None, resolver: Resolver | None = None) -> Store:
         """Open (creating and migrating if needed) a store.
 
         With no ``dsn`` (and no ``FACTSTORE_DSN``) an embedded Postgres is started or reused
@@ -155,7 +163,7 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
         except PoolTimeout as exc:
             raise DatabaseUnavailable(f"could not connect to {server.redact(target)}") from exc
         return cls(pool, target, embedder, extractor, settings, path_exists or os.path.exists,
-                   user_id)
+                   user_id, resolver)
 
     @staticmethod
     def _target_dsn(dsn: str | None, home: Any, database: str | None) -> str:
@@ -302,7 +310,7 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
             if not wait_for_disk:  # a bulk call: made durable once, at its end (_flush)
                 cur.execute("SET LOCAL synchronous_commit = off")
             return remember_sql.write_capture(cur, capture, prepared, vectors[0], vectors[1:],
-                                              self.settings, self._path_exists)
+                                              self.settings, self._path_exists, self.resolver)
 
     def recall(self, query: str, *, k: int | None = None,
                now: datetime | str | None = None) -> RecallResult:
@@ -473,6 +481,28 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
             return [HistoryEntry(r["fact_id"], r["from_verdict"], r["to_verdict"], r["reason"],
                                  r["conflict_id"], r["at"], r["reason_code"],
                                  r["lineage_event"]) for r in cur.fetchall()]
+
+    def chain(self, fact_id: int) -> SupersessionChain:
+        """The supersession chain a fact is part of, oldest first: what it replaced and
+        what replaced it (a revised preference's history; recall serves only the newest)."""
+        with self._tx() as cur:
+            start = _fact_id(fact_id)
+            if fetch_fact(cur, start) is None:
+                raise FactNotFound(f"no fact #{fact_id}")
+            # both directions in one recursive walk; the cycle guard is belt and braces
+            cur.execute(
+                "WITH RECURSIVE back(id, depth) AS (SELECT %(id)s::bigint, 0 UNION SELECT "
+                "f.supersedes, b.depth - 1 FROM facts f JOIN back b ON f.id = b.id WHERE "
+                "f.supersedes IS NOT NULL AND b.depth > -10000), fwd(id, depth) AS (SELECT "
+                "%(id)s::bigint, 0 UNION SELECT f.superseded_by, w.depth + 1 FROM facts f "
+                "JOIN fwd w ON f.id = w.id WHERE f.superseded_by IS NOT NULL AND w.depth < "
+                "10000) SELECT id, min(depth) AS depth FROM (SELECT * FROM back UNION ALL "
+                "SELECT * FROM fwd) x GROUP BY id ORDER BY min(depth), id", {"id": start})
+            ids = [r["id"] for r in cur.fetchall()]
+            found = fetch_facts(cur, ids)
+        facts = tuple(found[i] for i in ids if i in found)
+        live = [f for f in facts if f.verdict in (Verdict.ACTIVE, Verdict.PARKED)]
+        return SupersessionChain(facts, live[-1].id if live else None)
 
     def facts_by_verdict(self, *verdicts: str, kind: str | None = None,
                          limit: int = 500) -> list[Fact]:

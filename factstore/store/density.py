@@ -35,7 +35,7 @@ def density_check(cur: Any, kind: Kind, vector: np.ndarray, tags: list[str],
         else sql.SQL("")
     query = sql.SQL(
         "SELECT id, kind, statement, evidence_quote, verdict, t_captured, t_said, subject_key, "
-        "1 - (embedding <=> %(v)s) AS similarity FROM facts "
+        "predicate, object, 1 - (embedding <=> %(v)s) AS similarity FROM facts "
         "WHERE kind = {kind} AND verdict IN ({retrievable}) AND verdict IN ({live}) {tags} "
         "AND embedding IS NOT NULL "
         "ORDER BY embedding <=> %(v)s LIMIT %(k)s"
@@ -58,7 +58,7 @@ def same_subject_hits(cur: Any, kind: Kind, subject: str, vector: np.ndarray, ta
     tag_filter = "AND tags && %(tags)s" if settings.density_shared_tag and tags else ""
     cur.execute(
         "SELECT id, kind, statement, evidence_quote, verdict, t_captured, t_said, subject_key, "
-        "1 - (embedding <=> %(v)s) AS similarity FROM facts "
+        "predicate, object, 1 - (embedding <=> %(v)s) AS similarity FROM facts "
         "WHERE kind = %(kind)s AND subject_key = %(s)s AND verdict IN ('active', 'contested') "
         f"AND embedding IS NOT NULL AND attribute IS NULL {tag_filter} "
         # Ordered by the similarity, not by `embedding <=> v`: an ordering the HNSW index
@@ -75,7 +75,7 @@ def same_subject_hits(cur: Any, kind: Kind, subject: str, vector: np.ndarray, ta
 def _near_hit(row: dict[str, Any]) -> NearHit:
     return NearHit(row["id"], Kind(row["kind"]), row["statement"], row["evidence_quote"],
                    row["verdict"], float(row["similarity"]), row["t_captured"],
-                   row["subject_key"], row["t_said"])
+                   row["subject_key"], row["t_said"], row.get("predicate"), row.get("object"))
 
 
 def near_hits(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str],

@@ -12,6 +12,8 @@ from typing import Any
 
 from psycopg.types.json import Jsonb
 
+from factstore.groups import MemberStanding, preferred_member
+
 
 def join(cur: Any, fact_ids: Iterable[int]) -> tuple[int, set[int]]:
     """The group new conflicts among these facts belong to: the one their open conflicts are
@@ -58,6 +60,21 @@ def open_groups_of(cur: Any, fact_ids: Iterable[int]) -> dict[int, tuple[int, li
         for fact_id in facts:
             out.setdefault(fact_id, (group_id, sorted(facts)))
     return out
+
+
+def preferred(cur: Any, groups: Iterable[Sequence[int]]) -> set[int]:
+    """The member each group's read prefers (groups.preferred_member), in one query."""
+    groups = [list(g) for g in groups]
+    ids = sorted({f for g in groups for f in g})
+    if not ids:
+        return set()
+    # more recent: when it was observed (said), else when the store captured it
+    cur.execute("SELECT id, confidence, fact_support(id) AS support, coalesce(observed_at, "
+                "t_captured) AS learned FROM facts WHERE id = ANY(%s)", (ids,))
+    standing = {r["id"]: MemberStanding(r["id"], r["confidence"], r["support"] or 0,
+                                        r["learned"]) for r in cur.fetchall()}
+    chosen = (preferred_member([standing[f] for f in g if f in standing]) for g in groups)
+    return {f for f in chosen if f is not None}
 
 
 def contest(cur: Any, new_id: int, rivals: Sequence[tuple[int, float, tuple[str, ...]]],

@@ -16,6 +16,8 @@ order, so every writer here does:
 3. **Density kinds** (advisory, class 0, ``density:<KIND>``), sorted by kind. They cover the
    plain (non-timeline) facts of a kind and the conflicts between them: the density check and
    the write, and every verdict change on them.
+   Then **entity names** (advisory, class 4, ``entity:<normalised name>``), sorted: one
+   resolver of a name at a time, so two writers never both create one entity.
 4. **Row locks** last (``SELECT ... FOR NO KEY UPDATE``, ``UPDATE``), and only on rows an
    advisory lock already held covers; a conflict row before its facts' rows. A bulk import
    that rebuilds an HNSW index (``DROP INDEX``: ACCESS EXCLUSIVE on the table) takes that
@@ -41,7 +43,7 @@ from typing import Any
 from factstore.errors import StoreBusy
 
 # The second argument of hashtextextended: one namespace per kind of lock.
-DENSITY, LINEAGE, TIMELINE, IMPORT = 0, 1, 2, 3
+DENSITY, LINEAGE, TIMELINE, IMPORT, ENTITY = 0, 1, 2, 3, 4
 
 
 #: A caller locking more names of one class than this (a bulk import's chunk) takes the
@@ -107,6 +109,11 @@ def lock_import_keys(cur: Any, keys: Iterable[str]) -> None:
 def lock_kinds(cur: Any, kinds: Iterable[str]) -> None:
     """Step 3: one writer of a kind's plain facts at a time (the density check's lock)."""
     _lock(cur, DENSITY, ("density:" + str(kind) for kind in kinds))
+
+
+def lock_entity_names(cur: Any, names: Iterable[str]) -> None:
+    """Step 3b: one resolver (or creator) of a normalised name at a time."""
+    _lock(cur, ENTITY, ("entity:" + name for name in names))
 
 
 def domain(row: dict[str, Any]) -> tuple[str, ...]:

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 from typing import Any
 
 import numpy as np
 from psycopg import sql
 
+from factstore.entities.names import normalise
 from factstore.groups import GroupContinuation, bound_inline
 from factstore.kinds import RETRIEVABLE_VERDICTS, Kind, Verdict
 from factstore.labels import DOCUMENT_LABEL, answering_layer, label_fact
 from factstore.results import Fact, RecallItem, RecallResult
 from factstore.settings import Settings
+from factstore.store import entities as entity_sql
 from factstore.store import groups
 from factstore.store import tags as tag_sql
 from factstore.store.rows import document_from_row, fetch_facts
@@ -62,8 +65,51 @@ def recall(cur: Any, query: str, vector: np.ndarray, k: int, settings: Settings,
         items += [RecallItem(DOCUMENT_LABEL, float(row["similarity"]),
                              document=document_from_row(row)) for row in documents]
     fact_items, continuations = serve_facts(cur, served, ranked, settings, now)
+    if settings.recall_neighbours:
+        fact_items += neighbour_items(cur, query, vector, fact_items, settings, now)
     return RecallResult(query, layer, tuple(items + fact_items), best,
                         continuations=continuations)
+
+
+def neighbour_items(cur: Any, query: str, vector: np.ndarray, served: list[RecallItem],
+                    settings: Settings, now: datetime) -> list[RecallItem]:
+    """Facts about entities related to the ones the question names or the served facts are
+    about (one hop over supported relations, Store.neighbours), the nearest to the question
+    first, at most ``recall_neighbours``; served as 'neighbour' with their usual labels."""
+    anchors = {i.fact.subject_entity for i in served if i.fact and i.fact.subject_entity}
+    names = query_names(query)
+    if names:
+        cur.execute("SELECT DISTINCT coalesce(e.merged_into, e.id)::text AS id FROM "
+                    "entity_names n JOIN entities e ON e.id = n.entity_id WHERE n.name_norm = "
+                    "ANY(%s)", (names,))
+        anchors |= {r["id"] for r in cur.fetchall()}
+    if not anchors:
+        return []
+    related = {x for r in entity_sql.relations_touching(cur, anchors)
+               for x in (r.subject, r.object)} - anchors
+    if not related:
+        return []
+    shown = {i.fact.id for i in served if i.fact is not None}
+    cur.execute(
+        "SELECT f.id, 1 - (f.embedding <=> %(q)s) AS similarity FROM facts f WHERE "
+        "(f.subject_entity = ANY(%(e)s::uuid[]) OR f.subject_entity IN (SELECT id FROM entities "
+        "WHERE merged_into = ANY(%(e)s::uuid[]))) AND f.verdict IN ('active', 'contested', "
+        "'parked') AND f.embedding IS NOT NULL AND NOT (f.id = ANY(%(shown)s)) "
+        "ORDER BY f.embedding <=> %(q)s LIMIT %(k)s",
+        {"q": vector, "e": sorted(related), "shown": sorted(shown),
+         "k": settings.recall_neighbours})
+    hits = [(r["id"], float(r["similarity"])) for r in cur.fetchall()]
+    items, _ = serve_facts(cur, hits, hits, settings, now)
+    return [dataclasses.replace(i, served_as="neighbour") if i.served_as == "hit" else i
+            for i in items if i.fact is not None and i.fact.id not in shown]
+
+
+def query_names(query: str) -> list[str]:
+    """The normalised word runs (one to four words) of a question, for finding the
+    entities it names by their exact names. Pure."""
+    words = normalise(query).split()
+    return sorted({" ".join(words[i:i + n]) for n in range(1, 5)
+                   for i in range(len(words) - n + 1)})
 
 
 def serve_facts(cur: Any, served: list[tuple[int, float]], ranked: list[tuple[int, float]],
@@ -87,6 +133,7 @@ def serve_facts(cur: Any, served: list[tuple[int, float]], ranked: list[tuple[in
     # a partner's own label names its partners too
     grouped.update(groups.open_groups_of(cur, [p for p in partner_facts
                                               if p not in grouped]))
+    favoured = groups.preferred(cur, {g: m for g, m in grouped.values()}.values())
     items: list[RecallItem] = []
     shown: set[int] = set()
 
@@ -99,7 +146,8 @@ def serve_facts(cur: Any, served: list[tuple[int, float]], ranked: list[tuple[in
                        default_lifetime=settings.state_default_lifetime, partner_ids=ids,
                        similarity=similarity, strong=settings.recall_strong,
                        group_size=len(members)),
-            similarity, fact=fact, partner_ids=ids, served_as=served_as, group_id=group_id))
+            similarity, fact=fact, partner_ids=ids, served_as=served_as, group_id=group_id,
+            preferred=fact.id in favoured))
 
     for fid, similarity in served:
         if fid in shown:

@@ -18,7 +18,9 @@ import numpy as np
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
+from factstore.asserted_time import asserted_interval
 from factstore.claims import TRIAGE_OF_OUTCOME
+from factstore.entities.resolution import Resolver, RuleResolver
 from factstore.errors import SourceRemoved
 from factstore.kinds import LIVE_VERDICTS, Kind, Verdict
 from factstore.lineages import default_mode
@@ -34,9 +36,10 @@ from factstore.results import (
 from factstore.settings import Settings
 from factstore.store import claims as claim_sql
 from factstore.store import density as density_sql
-from factstore.store import groups, locks, transitions
+from factstore.store import entity_stage, groups, locks, transitions
 from factstore.store import tags as tag_sql
 from factstore.store.rows import fetch_fact
+from factstore.timelines.dates import start_of
 from factstore.writepath.density import DensityFinding, HitReading, NearHit, assess
 from factstore.writepath.prepare import PreparedCapture, PreparedFact
 from factstore.writepath.triage import Candidate, TriageDecision, triage
@@ -75,7 +78,8 @@ def lineage_of(source_type: str, source_ref: str | None, digest: str) -> str:
 
 def write_capture(cur: Any, capture: Capture, prepared: PreparedCapture,
                   doc_vector: np.ndarray, fact_vectors: np.ndarray, settings: Settings,
-                  path_exists: Callable[[str], bool]) -> RememberResult:
+                  path_exists: Callable[[str], bool],
+                  resolver: Resolver | None = None) -> RememberResult:
     at = capture.captured_at
     routed = ("index-page" if prepared.gate.is_index_page
               else "facts" if prepared.facts else "documents-only")
@@ -96,6 +100,7 @@ def write_capture(cur: Any, capture: Capture, prepared: PreparedCapture,
     outcomes: list[FactOutcome] = []
     interrupts: list[Interrupt] = []
     roots: dict[str, CandidateRoot] = {}
+    written: list[tuple] = []
     if prepared.facts:
         _lock_kinds(cur, {f.kind for f in prepared.facts})
         density_sql.tune_knn(cur, settings)
@@ -112,12 +117,15 @@ def write_capture(cur: Any, capture: Capture, prepared: PreparedCapture,
                                         settings, path_exists, claims)
         claims.absorbed(fact, outcome.fact.id)
         outcomes.append(outcome)
+        written.append((fact, outcome, claims.claim_of.get(id(fact)), vector))
         if interrupt:
             interrupts.append(interrupt)
         for r in resolutions:
             if r.candidate_root:
                 root = tag_sql.note_candidate_root(cur, r.topic, outcome.fact.id, at)
                 roots[root.proposed_tag] = root
+    entity_stage.resolve_capture(cur, document.id, written, resolver if resolver is not None else RuleResolver(),
+                                 settings, at)
     _settle_testimony(cur, document, capture, at, reread=document.duplicate and not newly_read,
                       new_living_version=newly_read and mode == "living")
     return RememberResult(document, tuple(outcomes), tuple(interrupts), tuple(roots.values()),
@@ -394,7 +402,12 @@ def _assess(fact: PreparedFact, hits: list[NearHit], settings: Settings, *,
     return assess(fact.statement, fact.subject_key, hits, kind=fact.kind,
                   mode=settings.difference_detector, threshold=settings.density_threshold,
                   floor=settings.contradiction_floor, subject_floor=settings.subject_floor,
-                  exhaustive=exhaustive, prior=prior)
+                  exhaustive=exhaustive, prior=prior,
+                  roles=(_text(fact.roles.get("predicate")), _text(fact.roles.get("object"))))
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _scope(fact: PreparedFact) -> str:
@@ -497,6 +510,7 @@ def _insert(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str],
         "t_superseded": at if superseded_by is not None else None,
         **fact.fields,
         **fact.roles,
+        **_event_time(fact, capture),
     }
     query = sql.SQL("INSERT INTO facts ({}) VALUES ({}) RETURNING id").format(
         sql.SQL(", ").join(map(sql.Identifier, columns)),
@@ -505,6 +519,19 @@ def _insert(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str],
     new_id = cur.fetchone()["id"]
     claim_id, _, _ = claims.record(fact, _TRIAGE_OF_VERDICT[verdict], reason, new_id)
     return new_id, claim_id
+
+
+def _event_time(fact: PreparedFact, capture: Capture) -> dict[str, object]:
+    """An EVENT's time (seed 004's event_at), apart from when it was extracted: the time its
+    quote names ("on 2025-03-04"), else when it was said, else when it was captured."""
+    if fact.kind is not Kind.EVENT:
+        return {}
+    named = asserted_interval(fact.quote)
+    if named is not None and named.valid_from is not None:
+        return {"event_at": start_of(named.valid_from), "event_at_source": "text"}
+    if capture.said_at is not None:
+        return {"event_at": capture.said_at, "event_at_source": "said"}
+    return {"event_at": capture.captured_at, "event_at_source": "captured"}
 
 
 #: A new fact's claim is triaged by the verdict the fact is written with.

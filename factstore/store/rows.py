@@ -14,6 +14,7 @@ FACT_COLUMNS = (
     "f.t_last_verified, f.t_superseded, f.supersedes, f.superseded_by, f.scope, f.status_detail, "
     "f.trigger_predicate, f.risk_weight, f.earned_by, f.subject, f.expected_lifetime, f.meta, "
     "f.subject_key, f.extracted_by, f.predicate, f.object, f.asserter, f.negated, "
+    "f.subject_entity::text AS subject_entity, f.event_at, f.event_at_source, f.confidence, "
     # support: distinct lineages with current supporting testimony (sql/015 fact_support)
     "fact_support(f.id) AS support_count, "
     "EXISTS (SELECT 1 FROM evidence e WHERE e.fact_id = f.id AND e.stance = 'supports') "
@@ -55,6 +56,10 @@ def fact_from_row(row: dict[str, Any]) -> Fact:
         asserter=row.get("asserter"),
         negated=row.get("negated"),
         support_withdrawn=bool(row.get("has_testimony")) and not row.get("support_count"),
+        subject_entity=row.get("subject_entity"),
+        event_at=row.get("event_at"),
+        event_at_source=row.get("event_at_source"),
+        confidence=row.get("confidence"),
     )
 
 

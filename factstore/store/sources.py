@@ -21,6 +21,7 @@ from factstore.kinds import Kind, Verdict
 from factstore.lineages import MODES, LineageInfo, SourceChange, SupportChange, default_mode
 from factstore.store import claims as claim_sql
 from factstore.store import density as density_sql
+from factstore.store import entities as entity_sql
 from factstore.store import groups, locks, transitions
 from factstore.writepath.density import assess
 from factstore.writepath.prepare import PreparedFact
@@ -109,6 +110,7 @@ def remove(cur: Any, lineage: str, reason: str, at: datetime) -> SourceChange:
                                 f"({reason})", at, code=REMOVAL, lineage_event=event)
         transitions.close_conflicts_of(cur, fact_id, at, "withdrawn", except_conflict=None)
     cur.execute("UPDATE lineage_events SET fact_ids = %s WHERE id = %s", (closed, event))
+    entity_sql.clear_for_withdrawal(cur, fact_ids=facts, lineage=lineage)
     return SourceChange(lineage, "removed", reason, at, event, closed=tuple(closed),
                         changed=_changes(cur, facts, before, after, closed),
                         documents=documents, claims=_claim_count(cur, lineage))
@@ -128,6 +130,7 @@ def restore(cur: Any, lineage: str, reason: str, at: datetime, settings: Any) ->
     after = claim_sql.live_support(cur, facts)
     reopened, conflicts = _reopen(cur, lineage, facts, after, event, reason, at, settings)
     cur.execute("UPDATE lineage_events SET fact_ids = %s WHERE id = %s", (reopened, event))
+    entity_sql.mark_stale_for(cur, fact_ids=facts, lineage=lineage)
     return SourceChange(lineage, "restored", reason, at, event, reopened=tuple(reopened),
                         changed=_changes(cur, facts, before, after, reopened),
                         documents=documents, claims=_claim_count(cur, lineage),

@@ -9,6 +9,7 @@ Rows are written in the order of the foreign keys (facts, evidence, conflicts, h
 
 from __future__ import annotations
 
+import uuid
 from collections import deque
 from collections.abc import Sequence
 from datetime import datetime
@@ -90,10 +91,12 @@ def load(cur: Any, keys: Sequence[Key], cardinality_of: dict[str, str], at: date
                                evidence[key], conflicts[key]) for key in keys}
 
 
-def write(cur: Any, batches: Sequence[KeyBatch], at: datetime) -> None:
-    """Write what the batches decided, one statement per table and kind of change."""
+def write(cur: Any, batches: Sequence[KeyBatch], at: datetime,
+          entities: dict[str, str] | None = None) -> None:
+    """Write what the batches decided, one statement per table and kind of change.
+    ``entities`` maps each timeline subject to its registry entity (subject_entity)."""
     new_facts = [row for b in batches for row in b.new_facts()]
-    _insert_facts(cur, new_facts, at)
+    _insert_facts(cur, new_facts, at, entities or {})
     _update_facts(cur, [row for b in batches for row in b.changed_facts()])
     _insert_evidence(cur, [ev for b in batches for ev in b.new_evidence()])
     moved = [ev for b in batches for ev in b.moved_evidence()]
@@ -125,6 +128,7 @@ _NEW_FACT = (
     ("last_confirmed_at", "timestamptz"), ("confidence", "float8"), ("meta", "jsonb"),
     ("effective_valid_to", "text"), ("effective_valid_to_at", "timestamptz"),
     ("superseded_by", "int8"), ("supersedes", "int8"), ("t_superseded", "timestamptz"),
+    ("subject_entity", "uuid"),
 )
 _NEW_EVIDENCE = (
     ("id", "int8"), ("fact_id", "int8"), ("document_id", "int8"), ("quote", "text"),
@@ -137,7 +141,8 @@ _HISTORY = (("fact_id", "int8"), ("from_verdict", "text"), ("to_verdict", "text"
             ("reason", "text"), ("conflict_id", "int8"), ("at", "timestamptz"))
 
 
-def _insert_facts(cur: Any, rows: list[FactRow], at: datetime) -> None:
+def _insert_facts(cur: Any, rows: list[FactRow], at: datetime,
+                  entities: dict[str, str]) -> None:
     def values(row: FactRow) -> tuple[Any, ...]:
         f, written = row.fact, row.written
         assert written is not None  # a new row knows what it was written from
@@ -151,9 +156,13 @@ def _insert_facts(cur: Any, rows: list[FactRow], at: datetime) -> None:
                 f.valid_from, start_of(f.valid_from), f.valid_to, start_of(f.valid_to),
                 f.observed_at, f.last_confirmed_at, f.confidence, Jsonb(meta),
                 f.effective_valid_to, start_of(f.effective_valid_to), f.superseded_by,
-                f.supersedes, row.t_superseded)
+                f.supersedes, row.t_superseded, _uuid(entities.get(f.subject)))
 
     copy_rows(cur, "facts", _NEW_FACT, (values(row) for row in rows))
+
+
+def _uuid(value: str | None) -> uuid.UUID | None:
+    return None if value is None else uuid.UUID(value)
 
 
 def _update_facts(cur: Any, rows: list[FactRow]) -> None:

@@ -12,6 +12,7 @@ from psycopg.types.json import Jsonb
 
 from factstore.errors import FactNotFound, InvalidInput, SchemaError
 from factstore.kinds import Verdict
+from factstore.store import entities as entity_sql
 from factstore.store import locks, timeline_batches, transitions
 from factstore.store.remember import content_hash, lineage_of
 from factstore.store.timeline_rows import TIMELINE_COLUMNS, statement_of, timeline_fact
@@ -121,7 +122,19 @@ def write(cur: Any, facts: Sequence[WrittenFact], redactions: Sequence[tuple[dic
         resolve_key(cur, key, cardinality, at, f"fact #{new_id} written",
                     loaded=[*existing, _reload(cur, new_id)])
         out.append(FactWrite(new_id, "created", _reload(cur, new_id), redacted))
+    _link_subjects(cur, scope, facts, at)
     return WriteFactsResult(document_id, tuple(out))
+
+
+def _link_subjects(cur: Any, scope: str, facts: Sequence[WrittenFact], at: datetime) -> None:
+    """Timeline subjects are entities of the registry ('person/ana' is the Person Ana): the
+    rows this request added (any path: written, promoted) point at theirs."""
+    entities = entity_sql.for_timeline_subjects(cur, {f.subject for f in facts}, at)
+    for subject, entity_id in entities.items():
+        attributes = sorted({f.attribute for f in facts if f.subject == subject})
+        cur.execute("UPDATE facts SET subject_entity = %s WHERE timeline_scope = %s AND "
+                    "subject = %s AND attribute = ANY(%s) AND subject_entity IS NULL",
+                    (entity_id, scope, subject, attributes))
 
 
 def _append(cur: Any, key: Key, fact: WrittenFact, scope: str, cardinality: str,
@@ -204,7 +217,8 @@ def backfill(cur: Any, facts: Sequence[WrittenFact], redactions: Sequence[tuple[
             index.add(batch.facts[new_id].fact)
             created += 1
         batch.resolve("backfill")
-    timeline_batches.write(cur, list(batches.values()), at)
+    timeline_batches.write(cur, list(batches.values()), at,
+                           entity_sql.for_timeline_subjects(cur, {k[1] for k in by_key}, at))
     return BackfillResult(document_id, created, corroborated, len(by_key),
                           sum(1 for r in redactions if r), unchanged)
 

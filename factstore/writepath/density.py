@@ -38,6 +38,7 @@ from datetime import datetime
 
 from factstore.differences import differences, route_decision, status_classes
 from factstore.kinds import Kind
+from factstore.writepath.contracts import contract_of
 
 __all__ = [
     "STRONG_CATEGORIES",
@@ -70,6 +71,9 @@ class NearHit:
     subject_key: str | None = None
     #: when the fact was said (None: unknown); with t_captured, its observation time
     t_said: datetime | None = None
+    #: its predicate and object, when its extractor said (the Preference contract reads them)
+    predicate: str | None = None
+    object: str | None = None
 
     @property
     def observed(self) -> datetime:
@@ -151,15 +155,25 @@ def _detector_says_other_subject(found: tuple[str, ...]) -> bool:
 
 def read_hit(new_statement: str, new_key: str | None, hit: NearHit, *, kind: Kind,
              mode: str, threshold: float, floor: float,
-             subject_floor: float | None = None) -> HitReading:
-    """Rules 1-3 for one near-hit (see the module docstring)."""
+             subject_floor: float | None = None,
+             roles: tuple[str | None, str | None] = (None, None)) -> HitReading:
+    """Rules 1-3 for one near-hit (see the module docstring). ``roles`` is the new fact's
+    (predicate, object), when its extractor said."""
     same = new_key is not None and hit.subject_key == new_key
     if same and subject_floor is not None:
         floor = subject_floor
     band = "near" if hit.similarity >= threshold else "floor"
     if new_key is not None and hit.subject_key is not None and not same:
         return HitReading(hit, "other-subject", (), False, band)
-    if band == "near" and mode == "off":
+    if kind is Kind.PREFERENCE and same and hit.similarity >= floor and \
+            _new_version(roles, (hit.predicate, hit.object)):
+        # Preferences supersede (seed 004): the same subject and predicate with another
+        # object is the preference's new version (the revision lane orders them by when
+        # each was said), at any similarity above the floor
+        return HitReading(hit, "candidate", (f"object {hit.object} -> {roles[1]}",), same,
+                          band)
+    immutable = contract_of(kind) == "event"
+    if band == "near" and mode == "off" and not immutable:
         return HitReading(hit, "candidate", (), same, band)
     found = differences(hit.statement, new_statement)
     if not same and _detector_says_other_subject(found):
@@ -174,15 +188,35 @@ def read_hit(new_statement: str, new_key: str | None, hit: NearHit, *, kind: Kin
         return HitReading(hit, "unrelated", found, same, band)
     if not found:
         return HitReading(hit, "restatement", found, same, band)
+    if immutable:
+        # Events are immutable (seed 004): a similar event that differs is a second,
+        # independent event, never a conflict and never a supersession.
+        return HitReading(hit, "complementary", found, same, band)
+    if kind is Kind.PREFERENCE and same:
+        # Preferences supersede (seed 004): a near-identical preference of the same subject
+        # that differs is its new version (the revision lane orders them by when said).
+        return HitReading(hit, "candidate", found, same, band)
     if route_decision(found) or mode == "annotate":
         return HitReading(hit, "candidate", found, same, band)
     return HitReading(hit, "complementary", found, same, band)
 
 
+def _fold(text: str | None) -> str:
+    return " ".join((text or "").lower().split())
+
+
+def _new_version(new: tuple[str | None, str | None], old: tuple[str | None, str | None]
+                 ) -> bool:
+    """The same predicate, another object: both named, compared case- and space-folded."""
+    return all(new) and all(old) and _fold(new[0]) == _fold(old[0]) and \
+        _fold(new[1]) != _fold(old[1])
+
+
 def assess(new_statement: str, new_key: str | None, hits: list[NearHit] | tuple[NearHit, ...],
            *, kind: Kind, mode: str, threshold: float, floor: float,
            subject_floor: float | None = None, exhaustive: bool = True,
-           prior: DensityFinding | None = None) -> DensityFinding:
+           prior: DensityFinding | None = None,
+           roles: tuple[str | None, str | None] = (None, None)) -> DensityFinding:
     """Read the near-hits, nearest first; the nearest restatement or candidate decides.
 
     With ``exhaustive=False`` reading stops at the deciding hit (the detector costs about a
@@ -195,7 +229,8 @@ def assess(new_statement: str, new_key: str | None, hits: list[NearHit] | tuple[
     readings: list[HitReading] = list(prior.readings) if prior is not None else []
     for hit in ordered[len(readings):]:
         reading = read_hit(new_statement, new_key, hit, kind=kind, mode=mode,
-                           threshold=threshold, floor=floor, subject_floor=subject_floor)
+                           threshold=threshold, floor=floor, subject_floor=subject_floor,
+                           roles=roles)
         readings.append(reading)
         if not exhaustive and reading.relation in ("restatement", "candidate"):
             break

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from factstore.entities.drafts import MentionDraft, entity_fields
 from factstore.errors import InvalidInput
 from factstore.extractors.base import ExtractedFact, ExtractionContext, Extractor
 from factstore.extractors.turns import split_turns
@@ -47,6 +48,10 @@ class PreparedFact:
     subject_source: str = "none"
     #: predicate, object, asserter, negated (migration 014): any kind, when the extractor says
     roles: dict[str, object] = field(default_factory=dict)
+    #: the names it mentions (its speaker and its subject among them, when they read as
+    #: names) and the relations between them, for the entity layer (entities/drafts.py)
+    mentions: tuple[MentionDraft, ...] = ()
+    relations: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -127,8 +132,16 @@ def _prepare(fact: ExtractedFact, text: str, context: ExtractionContext,
     roles, bad_roles = role_fields(fact)
     if bad_roles:
         meta["cleared_fields"] = [*meta.get("cleared_fields", []), *bad_roles]  # type: ignore[list-item]
+    speaker = roles.get("asserter")
+    mentions, relations, bad_names = entity_fields(
+        getattr(fact, "mentions", ()), getattr(fact, "relations", ()), quote=quote,
+        speaker=speaker if isinstance(speaker, str) else None,
+        subject=fact.subject if isinstance(fact.subject, str) else None)
+    if bad_names:
+        meta["cleared_fields"] = [*meta.get("cleared_fields", []), *bad_names]  # type: ignore[list-item]
     return PreparedFact(statement, normalise_statement(statement), kind, quote, hygiene.kept,
-                        bool(fact.supersedes), fields, meta, parked, key, source, roles)
+                        bool(fact.supersedes), fields, meta, parked, key, source, roles,
+                        mentions, relations)
 
 
 #: Longest value each role column takes (sql/014_fact_roles.sql).

@@ -22,9 +22,12 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from factstore.kinds import Kind
+from factstore.writepath.contracts import CONTRACTS
 
-#: Kinds whose newer same-subject value replaces the older one without a person.
-REVISABLE_KINDS: frozenset[Kind] = frozenset((Kind.STATE, Kind.PREFERENCE))
+#: Kinds whose newer same-subject value replaces the older one without a person: those on
+#: the supersession contract (writepath/contracts.py).
+REVISABLE_KINDS: frozenset[Kind] = frozenset(k for k, c in CONTRACTS.items()
+                                             if c == "preference")
 
 _WINDOWS_PATH = re.compile(r"(?<![\w/])[A-Za-z]:\\(?:[^\s\\\"'<>|?*]+\\)*[^\s\\\"'<>|?*]*")
 _POSIX_PATH = re.compile(r"(?<![\w:/.])(?:~|\.{1,2})?/(?:[\w.@+-]+/)*[\w.@+-]+")
