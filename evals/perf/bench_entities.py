@@ -3,7 +3,7 @@ grows with the registry, and what its reads cost.
 
 Run from the project root::
 
-    .venv/bin/python evals/perf/bench_entities.py                 # ~18 minutes
+    .venv/bin/python evals/perf/bench_entities.py                 # ~9 minutes
     .venv/bin/python evals/perf/bench_entities.py --captures 200 --rounds 2 --prefill 600
 
 The stream is generated and extracted by a scripted extractor (each capture's facts are

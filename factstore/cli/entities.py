@@ -105,8 +105,9 @@ def _render_mentions(console: Console, mentions: list[MentionRecord]) -> None:
     for name in ("#", "name", "role", "tier", "resolver", "reason", "claim", "document"):
         table.add_column(name, overflow="fold")
     for m in mentions:
+        truncated = " (snapshot truncated)" if m.audit.get("truncated") else ""
         table.add_row(str(m.id), escape(m.name), m.role, m.tier, escape(m.resolver or "—"),
-                      escape(str(m.audit.get("reason", "—"))),
+                      escape(str(m.audit.get("reason", "—")) + truncated),
                       f"#{m.claim_id}" if m.claim_id else "—", f"#{m.document_id}")
     console.print(table)
 
