@@ -224,3 +224,25 @@ def context_html(bundle: Any) -> str:
                   [(i.label.code, i.fact.statement, i.fact.id, i.fact.support_count)
                    for i in bundle.facts.items if i.fact is not None])
     return claims + facts
+
+
+def entities_html(entities: Sequence[Any]) -> str:
+    """EntityList: the registry, one row per entity with its names and profile state."""
+    rows = [(e.id, e.canonical_name, e.entity_type,
+             ", ".join(a for a in e.aliases if a != e.canonical_name) or None, e.mentions,
+             e.timeline_subject, e.merged_into,
+             "stale" if e.profile_stale else "current") for e in entities]
+    caption = f"{len(rows)} entit{'y' if len(rows) == 1 else 'ies'}" if rows \
+        else "no entity matched"
+    return table(caption, ("id", "name", "type", "also", "mentions", "timeline subject",
+                           "merged into", "profile"), rows)
+
+
+def neighbours_html(neighbours: Sequence[Any]) -> str:
+    """NeighbourList: entities reached over relations, strongest first, with the path."""
+    rows = [(n.entity.canonical_name, n.entity.entity_type, n.depth, round(n.weight, 3),
+             " / ".join(f"{r.subject_name} {r.predicate} {r.object_name}" for r in n.path))
+            for n in neighbours]
+    caption = f"{len(rows)} neighbour(s), strongest first" if rows else "no neighbour"
+    return table(caption, ("name", "type", "depth", "weight", "path"), rows)
+

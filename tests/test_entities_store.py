@@ -343,3 +343,16 @@ def test_a_capture_resolves_its_fullest_names_first(store):
     assert set(names) == {"Priya", "Priya Nair"}
     assert "already in this document" in names["Priya"].audit["reason"]
     assert [m.name for m in store.mentions(by_name(store, "Priya Patel").id)] == ["Priya Patel"]
+
+
+def test_entity_results_show_in_a_notebook_and_as_frames(store):
+    tell(store, "Priya Patel works at Arc Labs", works_at("Priya Patel", "Arc Labs"),
+         source_ref="chat:1")
+    priya = by_name(store, "Priya Patel")
+    html = store.entities()._repr_html_()
+    assert "Priya Patel" in html and "Arc Labs" in html and "<table" in html
+    near = store.neighbours(priya.id)
+    assert "works_at" in near._repr_html_() and "Arc Labs" in near._repr_html_()
+    frame = near.to_pandas()
+    assert list(frame["name"]) == ["Arc Labs"] and list(frame["depth"]) == [1]
+    assert set(store.entities().to_polars()["canonical_name"]) == {"Priya Patel", "Arc Labs"}

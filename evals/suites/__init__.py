@@ -4,6 +4,7 @@ import evals.suites.conflict_precision  # noqa: F401  (registers conflict-precis
 import evals.suites.entity_resolution  # noqa: F401  (registers entity-resolution)
 import evals.suites.extraction_yield  # noqa: F401  (registers extraction-yield)
 import evals.suites.locomo  # noqa: F401  (registers locomo-recall)
+import evals.suites.locomo_retrieval  # noqa: F401  (registers locomo-retrieval)
 import evals.suites.negation  # noqa: F401  (registers negation-identity)
 import evals.suites.relation_extraction  # noqa: F401  (registers relation-extraction)
 import evals.suites.shred  # noqa: F401  (registers shred)

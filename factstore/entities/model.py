@@ -127,6 +127,11 @@ class EntityList(list[Entity]):
     def to_polars(self) -> Any:
         return polars_frame([asdict(e) for e in self], ENTITY_COLUMNS)
 
+    def _repr_html_(self) -> str:
+        from factstore.html import entities_html
+
+        return entities_html(self)
+
 
 @dataclass(frozen=True)
 class Relation:
@@ -165,6 +170,11 @@ class NeighbourList(list[Neighbour]):
 
     def to_polars(self) -> Any:
         return polars_frame([_neighbour_row(n) for n in self], NEIGHBOUR_COLUMNS)
+
+    def _repr_html_(self) -> str:
+        from factstore.html import neighbours_html
+
+        return neighbours_html(self)
 
 
 NEIGHBOUR_COLUMNS = ("entity_id", "name", "entity_type", "depth", "weight", "path")
