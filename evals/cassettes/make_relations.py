@@ -60,8 +60,7 @@ DATASET = HERE.parent / "data" / "relations.jsonl"
 CASSETTE = HERE / "relations.jsonl"
 #: the cassette's model name; ReplayExtractor files a replay run as "replay/<MODEL>"
 MODEL = "relations-synthetic-v1"
-#: fixed, so the file is reproducible; it marks generation, not a recording session
-RECORDED_AT = "2025-01-01T00:00:00+00:00"
+RECORDED_AT = synthetic.RECORDED_AT
 #: the error schedule (see the module docstring)
 DROP_EVERY, CONFUSE_EVERY, NOT_VERBATIM_EVERY, OFF_VOCABULARY_EVERY = 7, 5, 9, 11
 CONFUSED = {"works_at": "member_of", "member_of": "works_at"}

@@ -56,8 +56,7 @@ DATASET = HERE.parent / "data" / "shred.jsonl"
 CASSETTE = HERE / "shredder.jsonl"
 #: the cassette's model name; ReplayExtractor files a replay run as "replay/shredder-v1"
 MODEL = "shredder-v1"
-#: fixed, so the file is reproducible; it marks generation, not a recording session
-RECORDED_AT = "2025-01-01T00:00:00+00:00"
+RECORDED_AT = synthetic.RECORDED_AT
 
 # Where a shredding model cuts a sentence into fragments.
 _FRAGMENT_CUT = re.compile(

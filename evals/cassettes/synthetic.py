@@ -10,6 +10,10 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+#: fixed, so a script writes its cassette byte for byte again; it marks generation, not a
+#: recording session
+RECORDED_AT = "2025-01-01T00:00:00+00:00"
+
 Recordings = Callable[[Sequence[dict[str, Any]]], Iterator[str]]
 
 

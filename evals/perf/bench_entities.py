@@ -658,14 +658,11 @@ def main() -> None:
 
 
 def _commit(tree: Path) -> str:
-    try:
-        found = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=tree, check=True,
-                               capture_output=True, text=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain"], cwd=tree, check=True,
-                               capture_output=True, text=True).stdout.strip()
-        return found + (" (dirty)" if dirty else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
+    """The tree's short commit, marked when its tracked files differ from it."""
+    from evals.records import git_state  # the parent's own; children never call this
+
+    commit, dirty = git_state(tree)
+    return commit[:7] + (" (dirty)" if dirty else "") if commit != "unknown" else commit
 
 
 if __name__ == "__main__":

@@ -49,7 +49,6 @@ import os
 import re
 import threading
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -58,7 +57,7 @@ from typing import Any
 from factstore.embedders.ollama import resolve_host
 from factstore.entities.resolution import Decision, Mention, Resolver, RuleResolver, Scored
 from factstore.errors import ExtractorError, InvalidInput
-from factstore.extractors.replay import read_entries
+from factstore.extractors.replay import append_entry, read_entries
 from factstore.ollama_errors import ollama_errors
 
 __all__ = [
@@ -417,17 +416,11 @@ class RecordingResolver:
         encoded = _encode(decision, ordered)
         with self._lock:
             if self._recorded.get(key) != encoded:
-                line = json.dumps({
+                append_entry(self.path, {
                     "key": key, "model": self.name, "prompt_version": self.prompt_version,
                     "mention": mention.name, "mention_type": mention.entity_type,
                     "context": mention.context,
-                    "candidates": [_descriptor(s) for s in ordered],
-                    "decision": encoded, "recorded_at": datetime.now(UTC).isoformat(),
-                }, sort_keys=True, ensure_ascii=False)
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                # Opened per line and closed at once: a run that dies keeps what it recorded.
-                with self.path.open("a", encoding="utf-8") as handle:
-                    handle.write(line + "\n")
+                    "candidates": [_descriptor(s) for s in ordered], "decision": encoded})
                 self._recorded[key] = encoded
         return decision
 

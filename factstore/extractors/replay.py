@@ -114,6 +114,16 @@ def read_entries(path: str | os.PathLike[str], required: dict[str, type], what: 
     return entries
 
 
+def append_entry(path: Path, entry: dict[str, Any]) -> None:
+    """Append one recording (with its ``recorded_at``) to a JSONL cassette. The file is
+    opened per line and closed at once: a run that dies keeps what it recorded."""
+    line = json.dumps({**entry, "recorded_at": datetime.now(UTC).isoformat()},
+                      sort_keys=True, ensure_ascii=False)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(line + "\n")
+
+
 def read_cassette(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """Every recording in a cassette, in file order; InvalidInput for a malformed line."""
     return read_entries(path, {"key": str, "model": str, "text": str, "facts": list},
@@ -154,14 +164,8 @@ class RecordingExtractor:
         key = cassette_key(self.model, self.prompt(text, context), text)
         with self._lock:
             if self._recorded.get(key) != encoded:
-                line = json.dumps({"key": key, "model": self.model, "text": text,
-                                   "facts": encoded,
-                                   "recorded_at": datetime.now(UTC).isoformat()},
-                                  sort_keys=True, ensure_ascii=False)
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                # Opened per line and closed at once: a run that dies keeps what it recorded.
-                with self.path.open("a", encoding="utf-8") as handle:
-                    handle.write(line + "\n")
+                append_entry(self.path, {"key": key, "model": self.model, "text": text,
+                                         "facts": encoded})
                 self._recorded[key] = encoded
         return facts
 

@@ -25,10 +25,10 @@ from factstore.entities.model import (
     ProfileRefresh,
     Relation,
     attribute_value,
-    entity_type,
     profile_text,
     traverse,
 )
+from factstore.entities.model import entity_type as checked_type
 from factstore.entities.names import name_score, normalise
 from factstore.entities.resolution import entities_distinct
 from factstore.errors import InvalidInput
@@ -69,7 +69,7 @@ class EntityTools:
                  limit: int = 500, include_merged: bool = False) -> EntityList:
         """Registry entries (oldest first), by type or a part of a name; merged entities
         (redirects) only when asked for."""
-        if entity_type is not None and _type(entity_type) is None:
+        if entity_type is not None and checked_type(entity_type) is None:
             raise InvalidInput(f"entity_type {entity_type!r} is not a type name (CamelCase "
                                "letters, e.g. Person, Organization, Project, Place)")
         check_text("name", name, limit=MAX_NAME, required=False)
@@ -285,10 +285,6 @@ def _propose_for(cur: Any, entity_id: str, threshold: float, limit: int, at: dat
             f"names fit ({me.canonical_name} / {other.canonical_name}) and profiles agree "
             f"({similarity:.2f}); nothing tells them apart", at)
     return made
-
-
-def _type(value: str) -> str | None:
-    return entity_type(value)
 
 
 def _plain(cur: Any, entity_id: str) -> Entity:

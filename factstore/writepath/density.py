@@ -181,7 +181,7 @@ def read_hit(new_statement: str, new_key: str | None, hit: NearHit, *, kind: Kin
     if band == "floor":
         if hit.similarity < floor:
             return HitReading(hit, "unrelated", found, same, band)
-        if kind is not Kind.EVENT and strong_contradiction(found):
+        if not immutable and strong_contradiction(found):
             return HitReading(hit, "candidate", found, same, band)
         if same and not found and _same_status_reading(hit.statement, new_statement):
             return HitReading(hit, "restatement", found, same, band)
