@@ -60,8 +60,9 @@ LABELED_QUESTIONS: tuple[tuple[str, str, str], ...] = (
      "an active DECISION serves as present-tense truth"),
     ("were all 214 pages migrated?", "event",
      "an EVENT is history: never present tense"),
-    ("what do we do before fixing a bug?", "layer:document",
-     "a thin fact layer falls through to the raw documents"),
+    ("what do we do before fixing a bug?", "weak-match",
+     "a weak match is labeled so, never believed current, and comes with the capture it "
+     "was read from"),
     ("who owns the billing database?", "layer:none",
      "nothing relevant: the store says so instead of guessing"),
 )

@@ -21,11 +21,16 @@ K = TypeVar("K", bound=Hashable)
 RRF_K = 60
 
 
-def rrf(lists: Sequence[Sequence[K]], *, k: int = RRF_K) -> list[tuple[K, float]]:
+def rrf(lists: Sequence[Sequence[K]], *, k: int = RRF_K,
+        weights: Sequence[float] | None = None) -> list[tuple[K, float]]:
     """Items of every list, by fused score (highest first; ties by first appearance).
-    A list names each item once; a repeat inside one list counts at its first rank."""
+    A list names each item once; a repeat inside one list counts at its first rank. A
+    list's ``weights`` entry (default 1 each) scales what it gives."""
     if k < 1:
         raise ValueError("rrf's k must be at least 1")
+    weights = [1.0] * len(lists) if weights is None else list(weights)
+    if len(weights) != len(lists):
+        raise ValueError("rrf needs one weight per list")
     scores: dict[K, float] = {}
     first: dict[K, tuple[int, int]] = {}
     for which, ranked in enumerate(lists):
@@ -34,7 +39,7 @@ def rrf(lists: Sequence[Sequence[K]], *, k: int = RRF_K) -> list[tuple[K, float]
             if item in seen:
                 continue
             seen.add(item)
-            scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
+            scores[item] = scores.get(item, 0.0) + weights[which] / (k + rank)
             first.setdefault(item, (rank, which))
     return sorted(scores.items(), key=lambda kv: (-kv[1], first[kv[0]]))
 
@@ -47,26 +52,29 @@ def mmr(relevance: Mapping[K, float], vectors: Mapping[K, np.ndarray], count: in
     vector are never penalised, and ties keep the relevance order."""
     if not 0.0 <= lam <= 1.0:
         raise ValueError("mmr's lam must be between 0 and 1")
-    top = max(relevance.values(), default=0.0)
-    relevance = {item: (score / top if top > 0 else score) for item, score in relevance.items()}
-    order = sorted(relevance, key=lambda item: -relevance[item])
-    units = {item: _unit(vectors[item]) for item in order if item in vectors}
-    chosen: list[K] = []
-    while order and len(chosen) < count:
-        def gain(item: K) -> float:
-            unit = units.get(item)
-            if unit is None or not chosen:
-                return lam * relevance[item]
-            similar = max((float(unit @ units[c]) for c in chosen if c in units), default=0.0)
-            return lam * relevance[item] - (1 - lam) * similar
-
-        best = max(order, key=lambda item: (gain(item), -order.index(item)))
+    order = sorted(relevance, key=lambda item: -relevance[item])  # stable: ties keep order
+    if not order or count < 1:
+        return []
+    top = max(relevance.values())
+    scaled = np.array([relevance[i] / top if top > 0 else relevance[i] for i in order])
+    if lam >= 1.0:
+        return order[:count]
+    has = np.array([i in vectors for i in order])
+    dim = next((len(vectors[i]) for i in order if i in vectors), 1)
+    raw = np.stack([np.asarray(vectors[i], dtype=np.float64) if i in vectors
+                    else np.zeros(dim) for i in order])
+    norms = np.linalg.norm(raw, axis=1, keepdims=True)
+    units = np.divide(raw, norms, out=np.zeros_like(raw), where=norms > 0)
+    # the highest cosine of each item to any chosen one (0 until one with a vector is chosen)
+    penalty = np.zeros(len(order))
+    open_ = np.ones(len(order), dtype=bool)
+    chosen: list[int] = []
+    while len(chosen) < min(count, len(order)):
+        gain = np.where(has, lam * scaled - (1 - lam) * penalty, lam * scaled)
+        gain[~open_] = -np.inf
+        best = int(np.argmax(gain))  # the first maximum: ties keep the relevance order
         chosen.append(best)
-        order.remove(best)
-    return chosen
-
-
-def _unit(vector: np.ndarray) -> np.ndarray:
-    v = np.asarray(vector, dtype=np.float64)
-    norm = float(np.linalg.norm(v))
-    return v / norm if norm else v
+        open_[best] = False
+        if has[best]:
+            penalty = np.maximum(penalty, units @ units[best])
+    return [order[i] for i in chosen]

@@ -14,8 +14,17 @@ from factstore.results import Fact, Label
 
 DOCUMENT_LABEL = Label(
     "document",
-    "unverified document content — the fact layer had no strong answer; this is raw capture, "
-    "not a typed fact",
+    "unverified document content — raw capture, not a typed fact; served because its words "
+    "or its meaning match the question",
+    present_tense=False,
+)
+
+#: A document every fact read from which has since been superseded or withdrawn: what was
+#: said then, kept as history (supersession, never deletion), not what is believed now.
+HISTORY_LABEL = Label(
+    "superseded-source",
+    "history — what was said then: every fact read from this capture has since been "
+    "superseded or withdrawn; not current",
     present_tense=False,
 )
 
@@ -114,9 +123,12 @@ def _label(fact: Fact, *, now: datetime, tag_lifetimes: Mapping[str, timedelta],
 
 def answering_layer(best_fact: float | None, *, floor: float, strong: float,
                     documents_found: bool) -> str:
-    """Which layer answers: fact (strong), document (fell through), fact-weak, or none."""
+    """Which layer answers: fact (a strong fact), fact+document (a strong fact, and documents
+    with no fact of theirs served beside it), document (no strong fact), fact-weak, or none.
+    ``best_fact`` is the best cosine among the served facts; ``documents_found`` says whether
+    a document was served on its own."""
     if best_fact is not None and best_fact >= strong:
-        return "fact"
+        return "fact+document" if documents_found else "fact"
     if documents_found:
         return "document"
     if best_fact is not None and best_fact >= floor:

@@ -187,7 +187,7 @@ class Label:
 
 @dataclass(frozen=True)
 class DocumentHit:
-    """A raw capture served by the documents fall-through."""
+    """A raw capture recall serves: on its own, or as the source a served fact was read from."""
 
     id: int
     content: str
@@ -195,28 +195,39 @@ class DocumentHit:
     source_ref: str | None
     lineage: str
     captured_at: datetime
+    #: when it was said, when the capture said (a chat session's date)
+    said_at: datetime | None = None
 
     grain = "document"
 
 
 @dataclass(frozen=True)
 class RecallItem:
-    """One served item with its label. Exactly one of fact / document is set."""
+    """One served item with its label: a fact (with the document it was read from, when
+    recall found that document too or the fact has one), or a document on its own."""
 
     label: Label
+    #: cosine of the item's text to the question (the fact's, else the document's)
     similarity: float
     fact: Fact | None = None
+    #: a document item's capture; for a fact, its source document, served with it
     document: DocumentHit | None = None
     #: ids of the open-conflict partners served alongside a contested fact
     partner_ids: tuple[int, ...] = ()
-    #: 'hit' (ranked by similarity), 'contested-partner' (served because its partner was)
-    #: or 'neighbour' (about an entity related to one the question names; recall_neighbours)
+    #: 'hit' (one per slot, ranked by fused score), 'same-source' (another fact read from
+    #: the hit's document), 'contested-partner' (served because its partner was) or
+    #: 'neighbour' (about an entity related to one the question names; recall_neighbours)
     served_as: str = "hit"
     #: a contested fact's contradiction group
     group_id: int | None = None
     #: the member of its group the Fact contract's read prefers (higher confidence, then
     #: more recent); every member is still served, labeled contested
     preferred: bool = False
+    #: which retrievers found its slot ('fact-vector', 'fact-text', 'document-vector',
+    #: 'document-text') and which preferences lifted it ('named', 'timed')
+    matched_by: tuple[str, ...] = ()
+    #: the slot's fused score (reciprocal rank fusion plus preferences)
+    score: float | None = None
 
     @property
     def grain(self) -> str:
@@ -233,7 +244,8 @@ class RecallItem:
 
 @dataclass(frozen=True)
 class RecallResult:
-    """Labeled recall; ``layer`` names who answered: fact, fact-weak, document or none."""
+    """Labeled recall; ``layer`` names who answered: fact, fact+document (facts and documents
+    with no fact of theirs both served), fact-weak, document, or none."""
 
     query: str
     layer: str

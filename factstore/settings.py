@@ -49,6 +49,28 @@ class Settings:
     document_floor: float = 0.30
     #: default number of items recall returns
     recall_k: int = 8
+    #: how many candidates each of recall's retrievers contributes (facts and documents, by
+    #: vector and by words) before they are fused; at least k
+    recall_candidates: int = 40
+    #: recall also searches the words (Postgres full-text search) of facts and documents,
+    #: beside the vectors; off leaves the vector retrievers alone (for ablations)
+    recall_lexical: bool = True
+    #: a question's word that more rows than this hold (by the table's ANALYZE statistics)
+    #: is too common to search by: it would cost a ranking of most of the table and tell
+    #: nothing apart (a small store keeps every word)
+    recall_word_max_rows: int = 1000
+    #: ... or more than this share of the rows (it tells little apart: a chat speaker's name
+    #: opens half the turns; the named-people preference carries it instead)
+    recall_word_max_share: float = 0.2
+    #: recall lifts the slots by or about a person the question names, and from the time it
+    #: names, as if one more retriever of this weight had ranked them (a retriever's weight
+    #: is 1; 0 turns the preferences off)
+    recall_preference_weight: float = 1.0
+    #: reciprocal rank fusion's constant: each retriever gives a slot 1 / (this + rank)
+    recall_rrf_k: int = 60
+    #: MMR's relevance weight when recall picks its slots: 1.0 is relevance alone, lower
+    #: trades relevance for slots that are not near copies of one another
+    recall_mmr_lambda: float = 0.7
     #: the entity resolver's snapshot: at most this many candidates per mention (the rest
     #: are left out, and the truncation recorded in the mention's audit)
     entity_candidates: int = 8
@@ -93,7 +115,8 @@ class Settings:
 
     def __post_init__(self) -> None:
         for name in ("density_threshold", "contradiction_floor", "subject_floor", "recall_floor", "recall_strong", "document_floor", "entity_t3_accept", "entity_merge_propose",
-                     "index_page_link_share"):
+                     "index_page_link_share", "recall_mmr_lambda", "recall_preference_weight",
+                     "recall_word_max_share"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) \
                     or not 0.0 <= float(value) <= 1.0:
@@ -108,11 +131,16 @@ class Settings:
             raise InvalidInput(f"setting recall_neighbours={self.recall_neighbours!r} must be "
                                "a whole number from 0 (off) to 100")
         for name in ("density_k", "ef_search", "recall_k", "group_inline", "entity_candidates",
+                     "recall_candidates", "recall_rrf_k", "recall_word_max_rows",
                      "index_page_min_links",
                      "import_rebuild_min_rows"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise InvalidInput(f"setting {name}={value!r} must be a positive integer")
+        for name in ("density_shared_tag", "recall_lexical",
+                     "granularity_fix", "polarity_guard"):
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidInput(f"setting {name}={getattr(self, name)!r} must be true or false")
         if self.difference_detector not in ("off", "annotate", "route"):
             raise InvalidInput(f"setting difference_detector={self.difference_detector!r} must "
                                "be 'off', 'annotate' or 'route'")

@@ -35,6 +35,7 @@ from factstore.entities.names import (
     name_fit,
     name_score,
     normalise,
+    query_names,
     soundex,
     surname_clash,
     tokens,
@@ -53,7 +54,6 @@ from factstore.entities.resolution import (
     score,
 )
 from factstore.groups import MemberStanding, preferred_member, read_confidence
-from factstore.store.recall import query_names
 
 T = datetime(2026, 3, 1, tzinfo=UTC)
 X = np.array([1.0, 0.0, 0.0])

@@ -19,15 +19,18 @@ What did Ada say about her pottery class?             5         D1:2         not
 The baseline is recomputed here on an independent path (every line and question embedded
 by the real MiniLM in one batch each, a full argsort) and must give the eval's ranks.
 
-With an extractor that yields no facts, the store holds documents only, so recall falls
-through to them: its served list is the baseline's with the turns under
-``document_floor`` cut, and so its ranks are the baseline's wherever the evidence turn clears
-the floor -- which is checked against the same independent path.
+With an extractor that yields no facts, the store holds documents only, so recall as plain
+vector search serves the baseline's list with the turns under ``document_floor`` cut, and
+so its ranks are the baseline's wherever the evidence turn clears the floor -- which is
+checked against the same independent path.
 
 With a scripted extractor, D1:1 and D2:2 both say "Ada has a grey cat called Pixel": D2:2
-restates D1:1's fact, so the fact's ``evidence_source_ref`` stays D1:1 and D2:2 is reachable
-only through its claim. The cat question's evidence is D2:2 alone: it is a hit only when
-restatement claims count (``store_rank`` 1, ``store_rank_quote_only`` None).
+restates D1:1's fact, so the fact's ``evidence_source_ref`` stays D1:1 and D2:2 is reached
+through its claim in the first slot (``store_rank`` 1), or as a document of its own in the
+second (``store_rank_quote_only`` 2).
+
+Those two runs use recall as plain vector search (no words search, no preferences, no
+diversity pass); the last runs the default hybrid recall on the same fixture.
 """
 
 from __future__ import annotations
@@ -78,9 +81,14 @@ def _first(ranked: list[tuple[str, float]], evidence: list[str]) -> int | None:
     return next((i for i, (dia, _) in enumerate(ranked[:K], 1) if dia in evidence), None)
 
 
-def _run(extractor, embedder, home):
+#: recall as plain embedding search over the documents: no words search, no preferences,
+#: no diversity pass (what the documents-only comparison with the baseline needs)
+VECTORS_ONLY = Settings(recall_lexical=False, recall_preference_weight=0.0, recall_mmr_lambda=1.0)
+
+
+def _run(extractor, embedder, home, settings=VECTORS_ONLY):
     return run_eval("locomo-retrieval", extractor=extractor, embedder=embedder,
-                    settings=Settings(), dataset=FIXTURE, home=home)
+                    settings=settings, dataset=FIXTURE, home=home)
 
 
 def test_registered_with_hit_at_10_first_and_the_fixture_loads():
@@ -113,7 +121,7 @@ def test_ranks_and_figures_by_hand():
     assert baseline_ranking(np.zeros((0, 3)), np.ones(3)) == []
 
 
-def test_documents_only_store_is_the_baseline_above_the_document_floor(embedder, home):
+def test_documents_only_vector_recall_is_the_baseline_above_the_document_floor(embedder, home):
     record, outcome = _run(ScriptedExtractor(), embedder, home)
     expected = _independent_baseline(embedder)
     floor = Settings().document_floor
@@ -182,8 +190,46 @@ def test_a_restated_fact_reaches_its_restating_turn_through_its_claim(embedder, 
     row = next(r for r in outcome.items if r["question"] == "What is the name of Ada's cat?")
     # One fact, first written from D1:1; D2:2 restated it. The question is about D2:2.
     assert row["served_grains"][0] == "fact" and row["served_sources"][0] == "D1:1"
-    assert row["store_rank"] == 1 and row["store_rank_quote_only"] is None
+    # Through its claim the first slot already holds D2:2; counting the quote's turn alone,
+    # D2:2 is reached only as a document of its own, in the second slot (documents are
+    # always searched beside the facts).
+    assert row["store_rank"] == 1 and row["store_rank_quote_only"] == 2
+    assert row["served_grains"][1] == "document" and row["served_sources"][1] == "D2:2"
     assert row["evidence_with_facts"] == ["D2:2"]
     assert row["served_texts"][0] == "Ada has a grey cat called Pixel."
-    assert outcome.notes["restatement_only_hits"] == 1
+    assert outcome.notes["restatement_only_hits"] == 0
     assert outcome.notes["quote_source_only"]["hit_at_1"] < outcome.metrics["hit_at_1"]
+
+
+def test_hybrid_recall_on_the_fixture(embedder, home):
+    """The default recall on the documents-only store: every served slot is distinct and
+    earned (its words matched, or its cosine clears the floor on the independent path); the
+    turns that share a rare word with the question are found by it; and the evidence turns
+    rank as the baseline's on this fixture."""
+    _, outcome = _run(ScriptedExtractor(), embedder, home, settings=Settings())
+    expected = _independent_baseline(embedder)
+    floor = Settings().document_floor
+    rows = {r["question"]: r for r in outcome.items}
+    for question, row in rows.items():
+        cosine = dict(expected[question])
+        assert len(row["served_sources"]) == len(set(row["served_sources"])) <= K
+        for source, matched in zip(row["served_sources"], row["served_matched_by"],
+                                   strict=True):
+            assert "document-text" in matched or cosine[source] >= floor - 1e-6
+        assert row["same_served_without_embedding"]
+    def by_words(question: str) -> set[str]:
+        row = rows[question]
+        return {s for s, m in zip(row["served_sources"], row["served_matched_by"], strict=True)
+                if "document-text" in m}
+
+    # the two turns naming Leeds, the two pottery turns, the mug turn
+    assert {"D1:3", "D1:4"} <= by_words("Is Ada moving to Leeds?")
+    assert {"D1:2", "D2:3"} <= by_words("When did Ben start his pottery class?")
+    assert "D2:1" in by_words("What colour is Ben's mug?")
+    scored = [rows[q] for q in expected if rows[q]["scored"]]
+    assert [r["store_rank"] for r in scored] == [r["baseline_rank"] for r in scored]
+    notes = outcome.notes
+    assert notes["layers"] == {"document": 6}
+    assert notes["near_copy_pairs_per_question"] == 0.0
+    assert notes["baseline_near_copy_pairs_per_question"] == 0.0
+    assert 0 < notes["mean_pair_cosine"] < 1

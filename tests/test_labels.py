@@ -177,8 +177,10 @@ def test_is_stale_is_false_for_non_state():
 
 
 @pytest.mark.parametrize(("best", "docs", "layer"), [
-    (0.90, True, "fact"),
+    (0.90, True, "fact+document"),  # both layers answer: said so
+    (0.90, False, "fact"),
     (0.55, False, "fact"),        # strong gate is inclusive
+    (0.55, True, "fact+document"),
     (0.54, True, "document"),     # thin fact layer falls through to documents
     (0.40, False, "fact-weak"),
     (0.30, False, "fact-weak"),   # floor is inclusive

@@ -8,15 +8,22 @@ when that parses. Each conversation gets a store of its own (``ctx.open_store()`
 sample is one agent's memory, and the questions are about that conversation alone.
 
 Then every non-adversarial question (category != 5) is asked with
-``Store.recall(question, k=10)``. An item's **sources** are, for a document, its
-``source_ref``; for a fact, its ``evidence_source_ref`` (the capture it was first written
-from) and the source of every current claim tied to it (a restatement from a later turn adds
-a claim to the existing fact, not a new fact, so its turn is reachable only through the
-testimony layer, ``Store.claims``). A question's **rank** is the 1-based position of the
-first of the first ten served items whose sources include one of its evidence turns (None
-when none does); hit@k is rank <= k, MRR the mean of 1/rank (0 without a hit).
-``quote_source_only`` in the notes gives the same figures counting a fact's
-``evidence_source_ref`` alone.
+``Store.recall(question, k=10)``. Recall serves one **slot** per answer: a document with the
+facts read from it, or a fact alone; its hit item (``served_as == "hit"``) stands for it,
+and a slot's other facts, a contested fact's partners and neighbours are served beside it
+but not judged as slots (the baseline's ten turns are ten slots too). A slot's **sources**
+are, for a document, its ``source_ref``; for a fact, its ``evidence_source_ref`` (the
+capture it was first written from), the document it is served with, and the source of every
+current claim tied to it (a restatement from a later turn adds a claim to the existing fact,
+not a new fact, so its turn is reachable only through the testimony layer,
+``Store.claims``). A question's **rank** is the 1-based position of the first of the first
+ten slots whose sources include one of its evidence turns (None when none does); hit@k is
+rank <= k, MRR the mean of 1/rank (0 without a hit). ``quote_source_only`` in the notes
+gives the same figures counting a fact's ``evidence_source_ref`` alone.
+
+**Diversity** is measured on the served slots' turns (their lines' vectors): the pairs at
+cosine >= 0.9 (near copies) per question and the mean pairwise cosine, beside the baseline's
+near copies.
 
 The **baseline** is plain embedding search with the same embedder: the conversation's turn
 lines (the texts the store embeds as its documents) embedded once, each question embedded
@@ -43,10 +50,9 @@ served?), and higher is always better; the ratio is the store's added value over
 search, but it also rises when the baseline falls (a worse embedder), so it is reported next
 to it, not instead. Targets (issue 17): hit@10 >= 0.69 and ratio >= 1.25.
 
-Each row also keeps the served items' texts (cut to :data:`TEXT_CHARS`) and which of its
-evidence turns some retrievable fact stands for (``evidence_with_facts``): a turn no fact
-stands for is served only when recall falls through to documents, which it does only when
-its best fact is under ``recall_strong``; the notes split hit@10 by that.
+Each row also keeps the served slots' texts (cut to :data:`TEXT_CHARS`) and which of its
+evidence turns some retrievable fact stands for (``evidence_with_facts``); the notes split
+hit@10 by that (a turn no fact stands for is reached only as a document).
 
 The default dataset is the project's LoCoMo-format fixture; the figure that matters comes
 from the real conversations: ``--dataset ../shared/datasets/locomo``.
@@ -181,10 +187,34 @@ def _item_sources(item: Any, claims: Mapping[int, set[str]]) -> tuple[str | None
     if item.fact is not None:
         own = item.fact.evidence_source_ref
         strict = {own} if own else set()
+        if item.document is not None and item.document.source_ref:
+            strict.add(item.document.source_ref)  # the turn the fact was read from
         return own, strict, strict | claims.get(item.fact.id, set())
     own = item.document.source_ref
     strict = {own} if own else set()
     return own, strict, strict
+
+
+#: two served turns at least this similar are near copies (diversity is measured by them)
+NEAR_COPY = 0.9
+
+
+def _redundancy(vectors: Sequence[np.ndarray]) -> dict[str, float | int]:
+    """How alike the served slots' turns are: the pairs of near copies among them and the
+    mean cosine over all pairs (the vectors are unit length)."""
+    if len(vectors) < 2:
+        return {"near_copy_pairs": 0, "mean_pair_cosine": 0.0}
+    m = np.stack(vectors)
+    sims = (m @ m.T)[np.triu_indices(len(vectors), k=1)]
+    return {"near_copy_pairs": int((sims >= NEAR_COPY).sum()),
+            "mean_pair_cosine": round(float(sims.mean()), 4)}
+
+
+def _slots(result: Any) -> list[Any]:
+    """One item per slot: the served hits. A hit's same-source facts share its turn, and a
+    contested partner or a neighbour is served because of it, so none is judged as one of
+    the ten (the baseline's ten turns are ten slots too)."""
+    return [item for item in result.items if item.served_as == "hit"]
 
 
 def _ms(seconds: float) -> float:
@@ -222,6 +252,10 @@ def _run_conversation(ctx: EvalContext, conversation: Mapping[str, Any],
     store = ctx.open_store()
     if captures:
         store.remember_many(captures, batch_size=BATCH)
+        # the statistics the words search reads (which words are too common to search by)
+        # are there as soon as autovacuum analyzes; a load analyzes at once, so every run
+        # reads the same ones
+        store.analyze_tables()
     claims = _claim_sources(store)
     with_facts = _fact_turns(store, claims)
     texts = [q["question"] for q in questions]
@@ -246,6 +280,7 @@ def _run_conversation(ctx: EvalContext, conversation: Mapping[str, Any],
     timing["without"].extend(without_embedding)
 
     refs = [c["source_ref"] for c in captures]
+    row_of = {ref: i for i, ref in enumerate(refs)}
     turn_vectors = (np.asarray(ctx.embedder.embed([c["text"] for c in captures]),
                                dtype=np.float32)
                     if captures else np.zeros((0, ctx.embedder.dim), dtype=np.float32))
@@ -254,7 +289,7 @@ def _run_conversation(ctx: EvalContext, conversation: Mapping[str, Any],
     for qa, result, repeat in zip(questions, results, again, strict=True):
         evidence = [f"{sample}:{e}" for e in qa["evidence"]]
         present = [e for e in evidence if e in known]
-        items = result.items[:K]
+        items = _slots(result)[:K]
         sources = [_item_sources(item, claims) for item in items]
         served = [own for own, _, _ in sources]
         ranking = baseline_ranking(turn_vectors, vectors[qa["question"]])
@@ -274,15 +309,19 @@ def _run_conversation(ctx: EvalContext, conversation: Mapping[str, Any],
             "served_sources": [_short(s, sample) for s in served],
             "served_grains": [item.grain for item in items],
             "served_texts": [item.text[:TEXT_CHARS] for item in items],
-            # a turn no retrievable fact stands for is served only when recall falls
-            # through to documents (the best fact under recall_strong)
+            "served_matched_by": [list(item.matched_by) for item in items],
+            # a turn no retrievable fact stands for is reached only as a document
             "evidence_with_facts": [_short(e, sample) for e in present if e in with_facts],
             "store_rank": first_hit([with_claims for _, _, with_claims in sources], present),
             "store_rank_quote_only": first_hit([strict for _, strict, _ in sources], present),
             "baseline_sources": [_short(s, sample) for s in baseline_served],
             "baseline_rank": first_hit([[s] for s in baseline_served], present),
             "same_served_without_embedding": [
-                _item_sources(i, claims)[0] for i in repeat.items[:K]] == served,
+                _item_sources(i, claims)[0] for i in _slots(repeat)[:K]] == served,
+            "items_served": len(result.items),
+            **_redundancy([turn_vectors[row_of[s]] for s in served if s in row_of]),
+            "baseline_near_copy_pairs": _redundancy(
+                [turn_vectors[i] for i in ranking])["near_copy_pairs"],
         })
     tallies["turns_with_facts"].append(len(with_facts))
     return rows, len(captures)
@@ -366,6 +405,15 @@ def run_locomo_retrieval(ctx: EvalContext, items: list[dict[str, Any]]) -> EvalO
             [r["baseline_rank"] for r in scored if not r["evidence_with_facts"]])["hit_at_10"],
         "mean_distinct_sources_served": (round(statistics.fmean(tallies["store"]), 3)
                                          if tallies["store"] else None),
+        "mean_items_served": (round(statistics.fmean(r["items_served"] for r in rows), 3)
+                              if rows else None),
+        "near_copy_pairs_per_question": (
+            round(statistics.fmean(r["near_copy_pairs"] for r in rows), 4) if rows else None),
+        "mean_pair_cosine": (round(statistics.fmean(r["mean_pair_cosine"] for r in rows), 4)
+                             if rows else None),
+        "baseline_near_copy_pairs_per_question": (
+            round(statistics.fmean(r["baseline_near_copy_pairs"] for r in rows), 4)
+            if rows else None),
         "same_served_without_embedding": sum(r["same_served_without_embedding"] for r in rows),
         "latency": "latency_*: Store.recall wall time, query embedding included; "
                    "latency_no_embed_*: the same call with the question's vector embedded "

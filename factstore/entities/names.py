@@ -270,3 +270,11 @@ def surname_clash(a: str, b: str) -> bool:
     evidence of two people ('Alex Kim' / 'Alex Moreno')."""
     x, y = tokens(a), tokens(b)
     return len(x) >= 2 and len(y) >= 2 and not _word_fit(x[-1], y[-1])
+
+
+def query_names(query: str) -> list[str]:
+    """The normalised word runs (one to four words) of a question, for finding the
+    entities it names by their exact names. Pure."""
+    words = normalise(query).split()
+    return sorted({" ".join(words[i:i + n]) for n in range(1, 5)
+                   for i in range(len(words) - n + 1)})

@@ -7,10 +7,12 @@ from datetime import datetime
 from typing import Any
 
 import numpy as np
+from psycopg import sql
 
 from factstore.context import ClaimHit, ClaimsEnvelope, FactsEnvelope
 from factstore.settings import Settings
 from factstore.store import recall as recall_sql
+from factstore.store import serving
 from factstore.store.claims import CLAIM_SELECT, CLAIMS_FROM, claim_from_row
 from factstore.store.rows import document_from_row
 
@@ -20,12 +22,15 @@ def claims_envelope(cur: Any, vector: np.ndarray, k: int, settings: Settings,
     """The k documents nearest the query (removed sources left out) and each one's current
     claims, nearest tied fact first; dropped claims (refused by hygiene) are not testimony
     of the source and are not served here."""
-    cur.execute("SELECT d.id, d.content, d.source_type, d.source_ref, d.lineage, d.captured_at, "
-                "1 - (d.embedding <=> %(q)s) AS similarity FROM documents d "
-                "WHERE NOT EXISTS (SELECT 1 FROM lineages l WHERE l.lineage = d.lineage AND "
-                "l.removed_at IS NOT NULL) ORDER BY d.embedding <=> %(q)s LIMIT %(k)s",
-                {"q": vector, "k": k})
-    rows = [r for r in cur.fetchall() if r["similarity"] >= settings.document_floor]
+    cur.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(
+        sql.Literal(max(settings.ef_search, 2 * k))))
+    cur.execute(recall_sql.DOCUMENT_KNN, {"v": vector, "n": k})
+    nearest = [(r["id"], float(r["cosine"])) for r in cur.fetchall()
+               if r["cosine"] >= settings.document_floor]
+    cur.execute("SELECT id, content, source_type, source_ref, lineage, captured_at, said_at "
+                "FROM documents WHERE id = ANY(%s)", ([d for d, _ in nearest],))
+    by_id = {r["id"]: r for r in cur.fetchall()}
+    rows = [{**by_id[d], "similarity": cosine} for d, cosine in nearest]
     sources = tuple(document_from_row(r) for r in rows)
     rank = {r["id"]: i + 1 for i, r in enumerate(rows)}
     if not rows:
@@ -62,6 +67,7 @@ def facts_envelope(cur: Any, vector: np.ndarray, k: int, settings: Settings, now
                 "AND (effective_valid_to_at IS NULL OR effective_valid_to_at > %s)",
                 ([fid for fid, _ in served], now, now))
     current = {r["id"] for r in cur.fetchall()}
-    items, continuations = recall_sql.serve_facts(
-        cur, [(fid, sim) for fid, sim in served if fid in current], ranked, settings, now)
+    entries = [(fid, sim, "hit", {}) for fid, sim in served if fid in current]
+    brought, continuations = serving.serve_facts(cur, entries, dict(ranked), settings, now)
+    items = [i for fid, *_ in entries for i in brought.get(fid, [])]
     return FactsEnvelope(tuple(items), timelines, continuations)

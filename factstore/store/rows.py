@@ -67,6 +67,7 @@ def document_from_row(row: dict[str, Any]) -> DocumentHit:
     return DocumentHit(
         id=row["id"], content=row["content"], source_type=row["source_type"],
         source_ref=row["source_ref"], lineage=row["lineage"], captured_at=row["captured_at"],
+        said_at=row.get("said_at"),
     )
 
 
