@@ -46,11 +46,13 @@ def recall_html(result: Any) -> str:
     rows = [(i + 1, item.label.code, item.label.text, item.similarity,
              item.fact.kind.value if item.fact else "document", item.text,
              item.fact.id if item.fact else item.document.id,
+             item.document.source_ref if item.document else None,
+             ", ".join(item.matched_by) or None,
              ", ".join(f"#{p}" for p in item.partner_ids) or None)
             for i, item in enumerate(result.items)]
     html = table(f"recall {result.query!r}: answered by the {result.layer} layer",
                  ("#", "label", "what the label means", "cosine", "kind", "text", "id",
-                  "contested with"), rows)
+                  "source", "found by", "contested with"), rows)
     if result.timelines:
         html += table("timelines", ("line",), [(line,) for line in result.timelines])
     return html

@@ -142,6 +142,9 @@ def test_remember_then_recall_prints_the_label(run: Run) -> None:
     assert "active — believed current" in out
     assert f"quote: “{GREEN}”" in out
     assert "kind STATE · verdict active" in out
+    # the fact comes with the capture it was read from, not as a second, competing hit
+    assert "read from document #1 · utterance session-1#turn-1" in out
+    assert "served as contested partner" not in out
 
 
 def test_remember_reads_stdin_for_dash(run: Run) -> None:

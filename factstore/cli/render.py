@@ -29,8 +29,10 @@ __all__ = ["render_conflict", "render_conflicts", "render_dropped", "render_inte
 
 _LAYER_MEANING = {
     "fact": "a typed fact answered strongly",
+    "fact+document": "a typed fact answered strongly, and raw captured documents with no fact "
+                     "of theirs matched too",
     "fact-weak": "only weak fact matches — nothing strong enough to lean on",
-    "document": "the fact layer was thin; this fell through to raw captured documents",
+    "document": "no strong fact; raw captured documents matched",
     "none": "nothing in the store was relevant enough to serve",
 }
 _LABEL_STYLE = {
@@ -40,6 +42,7 @@ _LABEL_STYLE = {
     "event": "cyan",
     "parked": "magenta",
     "document": "blue",
+    "superseded-source": "dim",
     "support-withdrawn": "yellow",
 }
 
@@ -187,10 +190,11 @@ def render_recall_items(console: Console, items: Sequence[Any]) -> None:
             f = item.fact
             body = (f"[bold]{escape(f.statement)}[/bold]\n"
                     f"fact #{f.id} · kind {f.kind.value} · verdict {f.verdict.value}"
-                    f"{' · served as contested partner' if item.served_as != 'hit' else ''}"
+                    f"{_served_as(item.served_as)}"
                     f"{' · the read prefers it' if getattr(item, 'preferred', False) else ''}"
                     f" · support {f.support_count}\n"
-                    f"quote: {escape(_quote(f.evidence_quote))}\n")
+                    f"quote: {escape(_quote(f.evidence_quote))}\n"
+                    f"{_read_from(item.document)}")
         else:
             assert item.document is not None
             d = item.document
@@ -202,6 +206,20 @@ def render_recall_items(console: Console, items: Sequence[Any]) -> None:
         body += f"[dim]{escape(item.label.text)}[/dim]"
         table.add_row(str(n), label, body, _sim(item.similarity))
     console.print(table)
+
+
+def _served_as(served_as: str) -> str:
+    return {"hit": "", "same-source": " · also read from the same capture",
+            "contested-partner": " · served as contested partner",
+            "neighbour": " · about a related entity"}.get(served_as, f" · {served_as}")
+
+
+def _read_from(document: Any) -> str:
+    """The capture a served fact was read from, when recall found it too."""
+    if document is None:
+        return ""
+    ref = f" {document.source_ref}" if document.source_ref else ""
+    return f"read from document #{document.id} · {document.source_type}{escape(ref)}\n"
 
 
 def _conflict_sides(c: Conflict) -> tuple[str, str]:
