@@ -85,7 +85,7 @@ class MetricDelta:
 
     @property
     def improved(self) -> bool:
-        if self.direction is None or self.delta == 0:
+        if self.direction in (None, "none") or self.delta == 0:
             return False
         return (self.delta > 0) == (self.direction == "higher")
 

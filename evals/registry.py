@@ -17,18 +17,23 @@ DATA = Path(__file__).resolve().parent / "data"
 
 @dataclass(frozen=True)
 class Metric:
-    """A metric and which way is better; ``tolerance`` is the worsening compare allows."""
+    """A metric and which way is better; ``tolerance`` is the worsening compare allows.
+    Direction 'none' is a value reported, not judged (a threshold an eval recommends is
+    neither better higher nor lower): it never regresses and never improves."""
 
     name: str
-    direction: str  # 'higher' or 'lower' is better
+    direction: str  # 'higher' or 'lower' is better; 'none': reported, not judged
     tolerance: float = 0.0
 
     def __post_init__(self) -> None:
-        if self.direction not in ("higher", "lower"):
-            raise InvalidInput(f"metric {self.name}: direction must be 'higher' or 'lower'")
+        if self.direction not in ("higher", "lower", "none"):
+            raise InvalidInput(f"metric {self.name}: direction must be 'higher', 'lower' or "
+                               "'none'")
 
     def regressed(self, before: float, after: float) -> bool:
         """True when ``after`` is worse than ``before`` by more than the tolerance."""
+        if self.direction == "none":
+            return False
         worse = before - after if self.direction == "higher" else after - before
         return worse > self.tolerance + 1e-12
 

@@ -239,8 +239,9 @@ def _assert_error(result: Result, fragment: str) -> None:
 
 
 def test_unknown_conflict_id_is_an_error(run: Run) -> None:
-    _assert_error(run("resolve", "999", "1", "--reasoning", "x", code=2), "no conflict #999")
-    _assert_error(run("both-stand", "999", "--reasoning", "x", code=2), "no conflict #999")
+    # not found is its own exit code (4), apart from a refused call (2)
+    _assert_error(run("resolve", "999", "1", "--reasoning", "x", code=4), "no conflict #999")
+    _assert_error(run("both-stand", "999", "--reasoning", "x", code=4), "no conflict #999")
 
 
 def test_winner_outside_the_pair_is_an_error(run: Run) -> None:
@@ -260,10 +261,10 @@ def test_bad_source_type_is_an_error(run: Run) -> None:
 
 
 def test_other_store_refusals_are_errors(run: Run) -> None:
-    _assert_error(run("fact", "424242", code=2), "no fact #424242")
-    _assert_error(run("questions", "update", "999", "--status", "parked", code=2), "#999")
+    _assert_error(run("fact", "424242", code=4), "no fact #424242")
+    _assert_error(run("questions", "update", "999", "--status", "parked", code=4), "#999")
     _assert_error(run("remember", GREEN, "--said-at", "yesterday", code=2), "ISO-8601")
-    _assert_error(run("tags", "lifetime", "nosuch", "2d", code=2), "nosuch")
+    _assert_error(run("tags", "lifetime", "nosuch", "2d", code=4), "nosuch")
 
 
 def test_bad_usage_is_typers_exit_2(run: Run) -> None:
@@ -391,8 +392,8 @@ def test_the_entity_commands_resolve_merge_and_traverse(run: Run) -> None:
     assert arc["attributes"]["founded"]["value"] == 2019
     assert "not an int" in run("entity-attribute", "Arc Labs", "founded", "soon", "--type",
                                "int", code=2).stderr
-    assert "no entity" in run("entity", "Nobody Here", code=2).stderr
-    assert "no merge proposal" in run("reject-merge", "99", "--reason", "x", code=2).stderr
+    assert "no entity" in run("entity", "Nobody Here", code=4).stderr
+    assert "no merge proposal" in run("reject-merge", "99", "--reason", "x", code=4).stderr
 
 
 # -- kept in step with the Store -----------------------------------------------------------
@@ -498,6 +499,8 @@ def test_facts_write_show_and_retract(run: Run, tmp_path: Path) -> None:
     md = run("facts", "show", "--markdown", "--show-stale").stdout
     assert md.startswith("## Facts\n") and "### History" in md
     run("facts", "retract", str(new_id), "--reason", "wrong person")
+    again = run("facts", "retract", str(new_id), "--reason", "wrong person", code=2)
+    assert f"fact #{new_id} was already retracted" in again.stderr
     answer = _json(run("--json", "facts", "show", "--attribute", "shoe_size"))
     assert [f["value"] for f in answer["keys"][0]["current"]] == ["40"]
     brief = _json(run("--json", "facts", "brief", "what was nick's shoe size in 2025?"))

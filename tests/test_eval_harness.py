@@ -447,3 +447,12 @@ def test_open_store_gives_fresh_empty_stores_that_are_dropped_after_the_run(
             with pytest.raises(DatabaseUnavailable):
                 Store.open(server.with_database(admin_dsn, name), embedder=embedder).close()
     assert [r.item_count for r in list_runs(home)] == [2]  # only the successful run recorded
+
+
+def test_cli_compare_shows_only_the_settings_that_differ(counts: EvalSpec, home: Path) -> None:
+    before = run(counts, home, settings=Settings())
+    after = run(counts, home, settings=Settings(recall_mmr_lambda=1.0))
+    out = cli_run("eval", "compare", before.run_id, after.run_id).stdout
+    assert "thresholds.recall_mmr_lambda changed: 0.7 -> 1.0" in out
+    # the settings that stayed as they were are not printed
+    assert "density_threshold" not in out and "ef_search" not in out

@@ -168,6 +168,11 @@ def test_retraction_re_resolves_and_restores_the_earlier_value(nick):
         (None, "active"), ("active", "superseded"), ("superseded", "active")]
     with pytest.raises(FactNotFound):
         nick.retract(9999)
+    # a second retraction says so and writes nothing
+    before = nick.history(b)
+    with pytest.raises(InvalidInput, match="already retracted"):
+        nick.retract(b, reason="again")
+    assert nick.history(b) == before
 
 
 def test_corroboration_answers_the_existing_fact_and_never_moves_time_back(nick):

@@ -478,7 +478,7 @@ SPEC = register(EvalSpec(
         # them (every threshold lies in [0.5, 0.99]).
         Metric("best_f1_threshold_cosine", "higher", 1.0),
         Metric("best_f1_threshold_combined", "higher", 1.0),
-        Metric("recommended_threshold", "higher", 1.0),
+        Metric("recommended_threshold", "none"),
     ),
     default_dataset=DATA / "pairs.jsonl",
     load=load,

@@ -3,7 +3,8 @@
 The CLI is a thin shell over ``factstore.Store``: it parses arguments, opens the store lazily
 (only commands that need it pay for it), calls exactly one Store method per command and
 renders the frozen result. Every ``FactStoreError`` becomes ``error: <message>`` on stderr
-with exit code 2; bad usage is typer's own exit code 2.
+with exit code 2, or 4 for something not found and 5 for an unavailable database
+(``shell.exit_code``); bad usage is typer's own exit code 2.
 
 The package, one module per concept:
 

@@ -8,8 +8,10 @@ test; ``--record`` opens your own store with the global options to append eviden
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
+import os
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -33,9 +35,18 @@ evals_app = typer.Typer(no_args_is_help=True,
 
 
 def _num(value: float | None) -> str:
+    """A metric for people: a count as an integer, a rate or score to four places."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "—"
+    if isinstance(value, int) or (float(value).is_integer() and abs(value) > 1):
+        return str(int(value))
     return f"{value:.4f}"
+
+
+def _better(metric: Any) -> str:
+    """Which way a metric is better ('—' for one reported, not judged)."""
+    direction = getattr(metric, "direction", None)
+    return direction if direction in ("higher", "lower") else "—"
 
 
 def _signed(value: float) -> str:
@@ -91,6 +102,24 @@ def _extractor(options: GlobalOptions, spec: str | None, replay: Path | None,
     return extractor
 
 
+def settings_with(overrides: list[str]) -> Settings:
+    """The environment's settings with ``SETTING=VALUE`` overrides, each read as its
+    ``FACTSTORE_<SETTING>`` variable would be (so "0.9", "off" and "7d" all work)."""
+    changes: dict[str, str] = {}
+    for item in overrides:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise InvalidInput(f"--set {item!r} is not SETTING=VALUE; e.g. --set "
+                               "recall_mmr_lambda=1.0")
+        changes[f"FACTSTORE_{key.strip().upper()}"] = value.strip()
+    known = {f"FACTSTORE_{f.name.upper()}" for f in dataclasses.fields(Settings)}
+    unknown = sorted(k.removeprefix("FACTSTORE_").lower() for k in changes if k not in known)
+    if unknown:
+        raise InvalidInput(f"unknown setting(s) {unknown} in --set; `factstore describe` "
+                           "lists the settings")
+    return Settings.from_env({**os.environ, **changes})
+
+
 @evals_app.command("run")
 def eval_run(
     ctx: typer.Context,
@@ -115,6 +144,11 @@ def eval_run(
     record_cassette: Annotated[Path | None, typer.Option(
         metavar="CASSETTE.jsonl", help="Record the extractor's output to this cassette.")
     ] = None,
+    overrides: Annotated[list[str] | None, typer.Option(
+        "--set", metavar="SETTING=VALUE",
+        help="Override one setting for this run (repeatable), e.g. --set "
+             "recall_mmr_lambda=1.0: for sweeps. Values as FACTSTORE_<SETTING> takes them.")
+    ] = None,
 ) -> None:
     """Run an eval, write its Parquet record, print its metrics and run id."""
     from evals.compare import run_summary
@@ -136,7 +170,8 @@ def eval_run(
 
     written, outcome = run_eval(
         spec.name, extractor=chosen_extractor, embedder=chosen_embedder,
-        settings=Settings.from_env(), dataset=dataset, record=record, home=options.home,
+        settings=settings_with(overrides or []), dataset=dataset, record=record,
+        home=options.home,
         store_factory=evidence_store if record else None, admin_dsn=options.dsn)
     summary = run_summary(written.run_id, options.home)
 
@@ -147,8 +182,7 @@ def eval_run(
         for metric, value in written.metrics.items():
             declared = spec.metric(metric)
             label = f"{metric} (primary)" if metric == spec.primary.name else metric
-            table.add_row(escape(label), _num(value),
-                          declared.direction if declared else "—")
+            table.add_row(escape(label), _num(value), _better(declared))
         console.print(table)
         for key, value in outcome.notes.items():
             shown = value if isinstance(value, str) else json.dumps(to_jsonable(value))
@@ -187,7 +221,7 @@ def eval_compare(
             else:
                 status = ""
             table.add_row(escape(d.name), _num(d.before), _num(d.after), _signed(d.delta),
-                          d.direction or "—", "—" if d.tolerance is None else f"{d.tolerance:g}",
+                          _better(d), "—" if d.tolerance is None else f"{d.tolerance:g}",
                           status)
         console.print(table)
         for name in result.dropped:
@@ -196,6 +230,13 @@ def eval_compare(
         for name in result.added:
             console.print(f"new metric {escape(name)} (only in {result.run_b})")
         for name, (before, after) in result.changes.items():
+            if isinstance(before, dict) and isinstance(after, dict):
+                for key in sorted(set(before) | set(after)):
+                    if before.get(key) != after.get(key):
+                        console.print(f"{escape(name)}.{escape(str(key))} changed: "
+                                      f"{escape(_short(before.get(key)))} -> "
+                                      f"{escape(_short(after.get(key)))}")
+                continue
             console.print(f"{name} changed: {escape(_short(before))} -> {escape(_short(after))}")
         if result.ok:
             console.print("ok: no metric regressed past its tolerance")

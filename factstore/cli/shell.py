@@ -25,18 +25,31 @@ from typer.core import TyperGroup
 from factstore.cli.formatting import to_jsonable
 from factstore.embedders import EMBEDDER_CHOICES, embedder_from_name
 from factstore.embedders.base import Embedder
-from factstore.errors import FactStoreError, InvalidInput
+from factstore.errors import DatabaseUnavailable, FactStoreError, InvalidInput, NotFound
 from factstore.extractors import DEFAULT_EXTRACTOR, EXTRACTOR_CHOICES, extractor_from_name
 from factstore.extractors.base import Extractor
 from factstore.store import Store
 
-__all__ = ["EXIT_ERROR", "EXIT_INTERNAL", "CliState", "GlobalOptions", "app", "main",
-           "open_store", "read_input"]
+__all__ = ["EXIT_ERROR", "EXIT_INTERNAL", "EXIT_NOT_FOUND", "EXIT_UNAVAILABLE", "CliState",
+           "GlobalOptions", "app", "main", "exit_code", "open_store", "read_input"]
 
 #: Exit codes: 0 done; 2 a refused call or bad usage (``error: ...`` says why); 3 a fault
-#: in factstore itself (``internal error: ...``; FACTSTORE_DEBUG=1 shows the traceback).
+#: in factstore itself (``internal error: ...``; FACTSTORE_DEBUG=1 shows the traceback); 4
+#: what was asked for does not exist (no such fact, conflict, run...); 5 the database is
+#: unavailable or busy (worth retrying later; the call changed nothing).
 EXIT_ERROR = 2
 EXIT_INTERNAL = 3
+EXIT_NOT_FOUND = 4
+EXIT_UNAVAILABLE = 5
+
+
+def exit_code(error: FactStoreError) -> int:
+    """The exit code a refused call ends with (see the constants above)."""
+    if isinstance(error, NotFound):
+        return EXIT_NOT_FOUND
+    if isinstance(error, DatabaseUnavailable):
+        return EXIT_UNAVAILABLE
+    return EXIT_ERROR
 
 
 # -- options, state and the store hook ---------------------------------------------------
@@ -84,7 +97,7 @@ def open_store(options: GlobalOptions, *, embedder: Embedder | None = None,
 def _state(ctx: typer.Context) -> CliState:
     state = ctx.find_object(CliState)
     if state is None:  # only when a command is invoked without the app callback
-        state = CliState(GlobalOptions(), Console(highlight=False))
+        state = CliState(GlobalOptions(), _console())
         ctx.obj = state
     return state
 
@@ -103,20 +116,35 @@ def _store(ctx: typer.Context, options: GlobalOptions | None = None) -> Store:
 
 
 class _ErrorsAsMessages(TyperGroup):
-    """Turns every FactStoreError into ``error: <message>`` on stderr and exit code 2, and
-    anything else (a bug) into ``internal error: ...`` and exit code 3, never a traceback.
+    """Turns every FactStoreError into ``error: <message>`` on stderr and its exit code (under
+    ``--json``, ``{"error": {"type": ..., "message": ...}}``), and anything else (a bug) into
+    ``internal error: ...`` and exit code 3, never a traceback. ``--json`` is taken in any
+    position before a ``--``: after the subcommand too (``factstore recall "q" --json``).
 
-    Done at the group's ``invoke`` rather than in ``main()`` so that every way of running
-    the app (the console script, ``python -m``, CliRunner in tests) behaves the same.
+    Done at the group rather than in ``main()`` so that every way of running the app (the
+    console script, ``python -m``, CliRunner in tests) behaves the same.
     """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        end = args.index("--") if "--" in args else len(args)
+        if "--json" in args[:end]:
+            args = ["--json", *(a for i, a in enumerate(args) if i >= end or a != "--json")]
+            ctx.meta["factstore.json"] = True
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except FactStoreError as exc:
-            # typer.echo, not rich: the message is printed verbatim (no markup, no wrapping).
-            typer.echo(f"error: {_printable(str(exc))}", err=True)
-            raise typer.Exit(EXIT_ERROR) from None
+            if ctx.meta.get("factstore.json"):
+                typer.echo(json.dumps({"error": {"type": type(exc).__name__,
+                                                 "message": str(exc)}}, ensure_ascii=False),
+                           err=True)
+            else:
+                # typer.echo, not rich: the message is printed verbatim (no markup, no
+                # wrapping).
+                typer.echo(f"error: {_printable(str(exc))}", err=True)
+            raise typer.Exit(exit_code(exc)) from None
         except Exception as exc:
             # usage errors and exits are the framework's own (typer may carry its own click)
             if os.environ.get("FACTSTORE_DEBUG") or _is_framework(exc):
@@ -166,6 +194,18 @@ app = typer.Typer(
          "lifecycle, on Postgres + pgvector (embedded Postgres by default).")
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError
+        from importlib.metadata import version as package_version
+
+        try:
+            typer.echo(f"factstore {package_version('factstore')}")
+        except PackageNotFoundError:  # run from a source tree without installing
+            typer.echo("factstore (not installed)")
+        raise typer.Exit(0)
+
+
 @app.callback()
 def _global_options(
     ctx: typer.Context,
@@ -186,10 +226,24 @@ def _global_options(
         "--json", help="Machine-readable JSON output for every command.")] = False,
     resolver: Annotated[str, typer.Option(
         help="Entity resolution's T4 decision: rules | ollama | ollama:<model>.")] = "rules",
+    version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_print_version,
+        help="Print factstore's version and exit.")] = False,
 ) -> None:
     """Global options shared by every command."""
     ctx.obj = CliState(GlobalOptions(home, dsn, database, embedder, extractor, json_output,
-                                     resolver=resolver), Console(highlight=False))
+                                     resolver=resolver), _console())
+
+
+def _console() -> Console:
+    """The console people read. Piped or redirected, lines are never wrapped (a brief sent
+    to a file must keep each line whole) and tables get room."""
+    if sys.stdout.isatty():
+        return Console(highlight=False)
+    return Console(highlight=False, soft_wrap=True,
+                   width=max(int(os.environ.get("COLUMNS", "0") or 0), 160))
+
+
 
 
 @contextmanager

@@ -480,6 +480,10 @@ def retract(cur: Any, fact_id: int, reason: str, at: datetime) -> TimelineFact |
     if row is None:
         raise FactNotFound(f"no fact #{fact_id} to retract")
     locks.check_domain(fact_id, locked, row)
+    if row["verdict"] == Verdict.WITHDRAWN.value:
+        # said, not silently repeated: a second retraction writes nothing
+        raise InvalidInput(f"fact #{fact_id} was already retracted (its verdict is withdrawn); "
+                           "nothing changed. history(fact_id) shows when and why")
     if row["attribute"] is None:
         transitions.set_verdict(cur, fact_id, Verdict.WITHDRAWN, f"retracted: {reason}", at)
         transitions.close_conflicts_of(cur, fact_id, at, "withdrawn", except_conflict=None)
