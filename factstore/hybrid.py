@@ -10,7 +10,7 @@ slot of its own. Then
    cosine and a ``ts_rank_cd`` share no scale, and RRF needs none. A turn found as itself
    and as its fact counts in both lists: that agreement is evidence (counting only its best
    rank per retriever, so that a turn no fact was read from competes on equal terms,
-   measured hit@10 0.686 against 0.708 on LoCoMo);
+   measured hit@10 0.686 against 0.712 on LoCoMo);
 2. preferences are two more lists over the fused order: the slots by a person the question
    names (a turn's speaker, a fact's subject entity or asserter) and the slots from the time
    it names; being in one is worth what a rank in one more retriever is (times
