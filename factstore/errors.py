@@ -105,6 +105,11 @@ class SchemaError(FactStoreError):
     """The database schema is missing a prerequisite (pgvector, a migration) or is newer than this code."""
 
 
+class AlreadyRetracted(InvalidInput):
+    """A retraction of a fact that is already withdrawn: nothing was written. Two callers
+    retracting the same fact at once see one success and one of these."""
+
+
 class CardinalityMismatch(InvalidInput):
     """A write names a cardinality that disagrees with the one the attribute's facts store.
 

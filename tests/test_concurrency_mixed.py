@@ -44,7 +44,7 @@ import numpy as np
 
 from factstore import Store
 from factstore.backfill import FactRecord
-from factstore.errors import ConflictStateError
+from factstore.errors import AlreadyRetracted, ConflictStateError
 from factstore.store import server
 from tests.helpers import ScriptedExtractor, fact
 
@@ -124,7 +124,10 @@ def _retract(store: Store, rng: random.Random, tag: str) -> str:
     live = [f for f in live if not f.statement.startswith("Imported")]
     if not live:
         return "nothing-to-retract"
-    store.retract(rng.choice(live).id, reason=f"retracted by {tag}")
+    try:
+        store.retract(rng.choice(live).id, reason=f"retracted by {tag}")
+    except AlreadyRetracted:  # another process retracted it first: said, nothing written
+        return "already-retracted"
     return "retracted"
 
 

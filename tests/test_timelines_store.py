@@ -8,7 +8,13 @@ from datetime import UTC, datetime
 import pytest
 
 from factstore import Store
-from factstore.errors import CardinalityMismatch, ConflictStateError, FactNotFound, InvalidInput
+from factstore.errors import (
+    AlreadyRetracted,
+    CardinalityMismatch,
+    ConflictStateError,
+    FactNotFound,
+    InvalidInput,
+)
 from factstore.store import server
 from factstore.timelines.format_v1 import FactsValidationError
 from tests.helpers import ScriptedExtractor
@@ -170,7 +176,7 @@ def test_retraction_re_resolves_and_restores_the_earlier_value(nick):
         nick.retract(9999)
     # a second retraction says so and writes nothing
     before = nick.history(b)
-    with pytest.raises(InvalidInput, match="already retracted"):
+    with pytest.raises(AlreadyRetracted, match="already retracted"):
         nick.retract(b, reason="again")
     assert nick.history(b) == before
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from psycopg.types.json import Jsonb
 
-from factstore.errors import FactNotFound, InvalidInput, SchemaError
+from factstore.errors import AlreadyRetracted, FactNotFound, InvalidInput, SchemaError
 from factstore.kinds import Verdict
 from factstore.store import entities as entity_sql
 from factstore.store import locks, timeline_batches, transitions
@@ -482,7 +482,7 @@ def retract(cur: Any, fact_id: int, reason: str, at: datetime) -> TimelineFact |
     locks.check_domain(fact_id, locked, row)
     if row["verdict"] == Verdict.WITHDRAWN.value:
         # said, not silently repeated: a second retraction writes nothing
-        raise InvalidInput(f"fact #{fact_id} was already retracted (its verdict is withdrawn); "
+        raise AlreadyRetracted(f"fact #{fact_id} was already retracted (its verdict is withdrawn); "
                            "nothing changed. history(fact_id) shows when and why")
     if row["attribute"] is None:
         transitions.set_verdict(cur, fact_id, Verdict.WITHDRAWN, f"retracted: {reason}", at)
