@@ -41,12 +41,11 @@ def _fact_knn_query() -> sql.Composed:
 _FACT_KNN = _fact_knn_query()
 
 
-def fact_hits(cur: Any, vector: np.ndarray, k: int, settings: Settings, *,
-              set_search: bool = True) -> list[tuple[int, float]]:
+def fact_hits(cur: Any, vector: np.ndarray, k: int, settings: Settings
+              ) -> list[tuple[int, float]]:
     """The k nearest retrievable facts, (id, cosine similarity), nearest first."""
-    if set_search:
-        cur.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(
-            sql.Literal(max(settings.ef_search, k))))
+    cur.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(
+        sql.Literal(max(settings.ef_search, k))))
     cur.execute(_FACT_KNN, {"q": vector, "k": k})
     return [(row["id"], 1.0 - float(row["distance"])) for row in cur.fetchall()]
 
