@@ -147,3 +147,16 @@ class StoreBusy(DatabaseUnavailable):
         super().__init__(message)
         self.sqlstate = sqlstate
         self.attempts = attempts
+
+
+class AccessDenied(FactStoreError):
+    """The credential may not do that: a scope it was not granted, or an owner-only tool."""
+
+
+class InvalidToken(AccessDenied):
+    """The token is missing, malformed, unknown or revoked."""
+
+
+class SealError(FactStoreError):
+    """A sealed value could not be opened or sealed: a wrong key, a wrong binding (scope,
+    row id, key version), a tampered ciphertext, a destroyed key or no master key."""

@@ -71,6 +71,9 @@ RECORD = st.builds(
 #: method name -> strategy of (args, kwargs); every public Store method is here.
 #: references that name the seeded store's entities (its timeline subject, by each handle)
 ENTITY_REF = st.sampled_from(["person/ana", "Ana", "ana", "me", "person/nobody"])
+#: stored scopes: the seeded store's own, another workspace's, malformed ones
+SCOPE = st.sampled_from(["local/user-root", "local/shared-main", "acme/user-x", "acme/",
+                         "local/user-", "local/team-x"])
 
 CALLS = {
     "describe": st.just(((), {})),
@@ -181,6 +184,19 @@ CALLS = {
     "chain": st.tuples(st.tuples(ANY), st.just({})),
     "set_entity_attribute": st.tuples(st.tuples(st.one_of(ANY, ENTITY_REF), ANY, ANY),
                                       st.fixed_dictionaries({}, optional={"value_type": ANY})),
+    "create_token": st.tuples(st.tuples(st.one_of(ANY, st.just("nick"))),
+                              st.fixed_dictionaries({}, optional={
+                                  "workspace": ANY, "scopes": st.one_of(ANY, st.lists(
+                                      st.one_of(ANY, SCOPE), max_size=2)),
+                                  "owner": ANY, "label": ANY})),
+    "list_tokens": st.just(((), {})),
+    "revoke_token": st.tuples(st.tuples(ANY), st.just({})),
+    "authenticate": st.tuples(st.tuples(ANY), st.just({})),
+    "as_principal": st.tuples(st.tuples(ANY), st.just({})),
+    "scopes": st.just(((), {})),
+    "seal_scope": st.tuples(st.tuples(st.one_of(ANY, SCOPE)), st.just({})),
+    "rotate_key": st.tuples(st.tuples(st.one_of(ANY, SCOPE)), st.just({})),
+    "forget_scope": st.tuples(st.tuples(st.one_of(ANY, SCOPE)), st.just({})),
 }
 
 
@@ -193,12 +209,16 @@ def test_every_public_store_method_is_fuzzed() -> None:
     # and explain_recall, which share their checks
     probes = {"explain_density", "hnsw_insert_cost", "shared_index_probe", "storage_stats",
               "background_activity", "analyze_tables"}
+    # writes its token file under the home it is given: tests/test_scopes.py covers it
+    probes |= {"local_admin_token", "admin_token_path"}
     assert set(TOOLS) <= set(CALLS)
     assert public - probes - set(CALLS) == set()
 
 
 @pytest.fixture()
-def seeded(open_store):
+def seeded(open_store, monkeypatch):
+    # sealing a scope needs a master key; never a key file in the working folder
+    monkeypatch.setenv("FACTSTORE_MASTER_KEY", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=")
     store = open_store(extractor=RuleExtractor())
     store.write_facts({"format": 1, "facts": [
         _fact(), _fact(value="Lisbon", observed_at="2026-02-01T00:00:00Z", quote="now Lisbon")]})
@@ -221,3 +241,22 @@ def test_only_typed_errors_escape_and_refusals_write_nothing(seeded, call) -> No
         assert seeded.row_counts() == before, f"{name} refused but wrote"
         # refused by the boundary checks, naming the field: not by a database constraint
         assert "the database refused" not in str(exc), f"{name}: {exc}"
+
+
+@settings(max_examples=max(EXAMPLES // 4, 20), deadline=None,
+          derandomize=not os.environ.get("FACTSTORE_FUZZ_RANDOM"),
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                                 HealthCheck.data_too_large])
+@given(call=st.sampled_from(sorted(CALLS)).flatmap(
+    lambda name: st.tuples(st.just(name), CALLS[name])))
+def test_a_narrowed_credential_sees_only_typed_errors_too(seeded, call) -> None:
+    """The same corpus through a token's view (row-level security on): a refusal is a
+    FactStoreError (AccessDenied for owner-only tools) and writes nothing."""
+    name, (args, kwargs) = call
+    view = seeded.as_principal(seeded.create_token(seeded.user_id if seeded.user_id.isalnum()
+                                                   else "tester").principal)
+    before = seeded.row_counts()
+    try:
+        getattr(view, name)(*args, **kwargs)
+    except FactStoreError:
+        assert seeded.row_counts() == before, f"{name} refused but wrote"

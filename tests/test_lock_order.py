@@ -22,7 +22,7 @@ from factstore.backfill import FactRecord
 from factstore.store import locks
 from tests.helpers import say
 
-KEY = ("shared", "project/alpha", "headcount")
+KEY = ("local/shared-main", "project/alpha", "headcount")
 
 
 def _write(store: Store, value: str, observed: str) -> int:

@@ -21,7 +21,7 @@ from factstore.timelines import about
 
 USER = "U0NICK"
 ME = "person/u0nick"
-SCOPES = ["user:u0nick", "shared"]
+SCOPES = ["local/user-u0nick", "local/shared-main"]
 
 SLUGS = ("nick", "ann", "mary", "mary-ann", "ann-mary", "u-1", "u-17", "u-171", "17",
          "u-17-b", "api-v2", "auth-api", "billing-api", "a-b-c-d-e", "x-x", "--zed-",

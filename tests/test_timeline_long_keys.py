@@ -92,11 +92,11 @@ def test_unread_note():
 
 def test_the_scope_note_names_ten_of_the_other_scopes_values():
     personal = [_fact(i + 1, f"t{i:02d}", "2024", attribute="uses_tool", cardinality="many",
-                      scope="user:nick") for i in range(15)]
+                      scope="local/user-nick") for i in range(15)]
     shared = [_fact(100, "zed", "2024", attribute="uses_tool", cardinality="many",
-                    scope="shared")]
-    notes = scope_notes([("user:nick", "person/nick", "uses_tool", "many", personal),
-                         ("shared", "person/nick", "uses_tool", "many", shared)], NOW)
+                    scope="local/shared-main")]
+    notes = scope_notes([("local/user-nick", "person/nick", "uses_tool", "many", personal),
+                         ("local/shared-main", "person/nick", "uses_tool", "many", shared)], NOW)
     assert notes[0] == "[personal] (shared: zed)"
     listed = ", ".join(f"t{i:02d}" for i in range(MAX_ANSWERS))
     assert notes[1] == f"[shared] (personal: {listed}, +5 more)"

@@ -96,7 +96,7 @@ def test_personal_and_shared_facts_never_mask_each_other(store):
     _w(store, _fact("editor", "helix", valid_from="2026"))
     _w(store, _fact("editor", "zed", valid_from="2026"), shared=True)
     keys = store.facts("person/nick", "editor").keys
-    assert sorted((k.scope == "shared", [f.value for f in k.current][0]) for k in keys) == [
+    assert sorted((k.scope == "local/shared-main", [f.value for f in k.current][0]) for k in keys) == [
         (False, "helix"), (True, "zed")]
     lines = sorted(k.line for k in keys)
     assert lines == [
@@ -105,7 +105,7 @@ def test_personal_and_shared_facts_never_mask_each_other(store):
         "editor(person/nick) = zed [valid 2026..now, observed "
         f"{datetime.now(UTC):%Y-%m-%d}] [shared] (personal: helix)"]
     frame = store.facts("person/nick", "editor").to_pandas()
-    assert sorted(frame["scope"].str.startswith("user:")) == [False, True]
+    assert sorted(frame["scope"].str.startswith("local/user-")) == [False, True]
 
 
 def test_a_confirmation_after_the_viewed_date_does_not_make_it_fresh(store):

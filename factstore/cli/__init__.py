@@ -37,10 +37,13 @@ from factstore.cli.formatting import to_jsonable
 from factstore.cli.migrate import extract, migrate  # noqa: F401  (register the commands)
 from factstore.cli.questions import questions_app, render_questions
 from factstore.cli.render import render_conflict, render_interrupt, render_recall, render_remember
+from factstore.cli.scopes import scopes_app
+from factstore.cli.serve import serve  # noqa: F401  (register the command)
 from factstore.cli.server import server_app
 from factstore.cli.shell import CliState, GlobalOptions, app, main, open_store
 from factstore.cli.tags import tags_app
 from factstore.cli.testimony import claims, why  # noqa: F401  (register the commands)
+from factstore.cli.tokens import tokens_app
 from factstore.store import Store
 
 __all__ = [
@@ -64,6 +67,8 @@ app.add_typer(questions_app, name="questions")
 app.add_typer(facts_app, name="facts")
 app.add_typer(evals_app, name="eval")
 app.add_typer(server_app, name="server")
+app.add_typer(tokens_app, name="tokens")
+app.add_typer(scopes_app, name="scopes")
 
 #: How every command gets its Store. A module-level hook so tests (and embedding programs)
 #: can supply a store built their own way; called at most once per invocation. Commands look

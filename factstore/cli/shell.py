@@ -83,8 +83,20 @@ def open_store(options: GlobalOptions, *, embedder: Embedder | None = None,
     """Open the store the options name; ``embedder``/``extractor`` override the named specs.
 
     This is the default ``_store_factory``. Tests swap the factory for one that passes an
-    already-loaded embedder, so each command does not reload the model.
+    already-loaded embedder, so each command does not reload the model. With
+    ``FACTSTORE_SERVER`` set, the running server answers instead (cli/remote.py).
     """
+    from factstore.cli import remote
+
+    url = remote.server_url()
+    if url is not None:
+        return remote.RemoteStore(url, remote.token_for(options.home))  # type: ignore[return-value]
+    return open_local_store(options, embedder=embedder, extractor=extractor)
+
+
+def open_local_store(options: GlobalOptions, *, embedder: Embedder | None = None,
+                     extractor: Extractor | None = None) -> Store:
+    """The store in this process (what ``factstore serve`` itself opens)."""
     from factstore.entities.resolvers import resolver_from_name
 
     return Store.open(

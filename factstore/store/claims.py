@@ -29,7 +29,7 @@ CLAIM_SELECT = (
     "c.triage, c.triage_reason, c.fact_id, c.recorded_at, c.superseded_at, c.superseded_why, "
     "c.superseded_by_document, (l.removed_at IS NOT NULL) AS lineage_removed")
 #: claims with their lineage's removal state (a removed lineage's claims stop counting)
-CLAIMS_FROM = "claims c LEFT JOIN lineages l ON l.lineage = c.lineage"
+CLAIMS_FROM = "claims c LEFT JOIN lineages l ON l.access_scope = c.access_scope AND l.lineage = c.lineage"
 
 
 def claim_from_row(row: dict[str, Any]) -> Claim:
@@ -294,8 +294,8 @@ def why(cur: Any, fact_id: int) -> Why:
         "d.version AS d_version, e.quote AS e_quote, e.observed_at, e.claim_id, "
         "(dl.removed_at IS NOT NULL) AS d_removed, "
         f"{CLAIM_SELECT} FROM evidence e JOIN documents d ON d.id = e.document_id "
-        "LEFT JOIN lineages dl ON dl.lineage = d.lineage "
-        "LEFT JOIN claims c ON c.id = e.claim_id LEFT JOIN lineages l ON l.lineage = c.lineage "
+        "LEFT JOIN lineages dl ON dl.access_scope = d.access_scope AND dl.lineage = d.lineage "
+        "LEFT JOIN claims c ON c.id = e.claim_id LEFT JOIN lineages l ON l.access_scope = c.access_scope AND l.lineage = c.lineage "
         "WHERE e.fact_id = %s ORDER BY e.id", (fact_id,))
     links = []
     for r in cur.fetchall():

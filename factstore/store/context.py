@@ -27,7 +27,8 @@ def claims_envelope(cur: Any, vector: np.ndarray, k: int, settings: Settings,
     cur.execute(recall_sql.DOCUMENT_KNN, {"v": vector, "n": k})
     nearest = [(r["id"], float(r["cosine"])) for r in cur.fetchall()
                if r["cosine"] >= settings.document_floor]
-    cur.execute("SELECT id, content, source_type, source_ref, lineage, captured_at, said_at "
+    cur.execute("SELECT id, content, source_type, source_ref, lineage, captured_at, said_at, "
+                "access_scope, sealed_version "
                 "FROM documents WHERE id = ANY(%s)", ([d for d, _ in nearest],))
     by_id = {r["id"]: r for r in cur.fetchall()}
     rows = [{**by_id[d], "similarity": cosine} for d, cosine in nearest]

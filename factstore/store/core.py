@@ -7,6 +7,7 @@ landed.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import os
 import time
@@ -22,11 +23,13 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from factstore import sealing
 from factstore.backfill import FactRecord, check_record, redact_record
 from factstore.captures import check_capture
 from factstore.embedders.base import Embedder
 from factstore.entities.resolution import Resolver, RuleResolver
 from factstore.errors import (
+    AccessDenied,
     DatabaseUnavailable,
     EmbedderError,
     EmbedderMismatch,
@@ -51,6 +54,7 @@ from factstore.inputs import (
 )
 from factstore.kinds import Kind, Verdict, parse_kind
 from factstore.lifetimes import parse_lifetime
+from factstore.principals import Principal, local_owner
 from factstore.questions import LEVELS, STATUSES
 from factstore.redaction import redact, redact_text
 from factstore.results import (
@@ -75,15 +79,17 @@ from factstore.store import imports as import_sql
 from factstore.store import questions as question_sql
 from factstore.store import recall as recall_sql
 from factstore.store import remember as remember_sql
-from factstore.store import retry, server
+from factstore.store import retry, scoping, sealed, server
 from factstore.store import tags as tag_sql
 from factstore.store.bulk_tools import BulkTools
+from factstore.store.credential_tools import CredentialTools
 from factstore.store.diagnostic_tools import DiagnosticTools
 from factstore.store.entity_tools import EntityTools
 from factstore.store.extraction_tools import ExtractionTools
 from factstore.store.migrations import apply_migrations
 from factstore.store.review_tools import ReviewTools
 from factstore.store.rows import fetch_fact, fetch_facts
+from factstore.store.scope_tools import ScopeTools
 from factstore.store.server_tuning import SERVER_SETTINGS
 from factstore.store.subjects import read_unread_subjects
 from factstore.store.testimony_tools import TestimonyTools
@@ -99,7 +105,8 @@ TOOLS = (
     "set_lineage_mode", "contradiction_group",
     "entities", "entity", "aliases", "add_alias", "merge", "unmerge", "merge_proposals",
     "reject_merge", "relations", "neighbours", "mentions", "refresh_profiles", "chain",
-    "set_entity_attribute",
+    "set_entity_attribute", "create_token", "list_tokens", "revoke_token",
+    "scopes", "seal_scope", "rotate_key", "forget_scope",
 )
 #: How many imported records commit together (each chunk whole, and skipped on a re-run).
 IMPORT_CHUNK = 1000
@@ -109,13 +116,15 @@ MAX_IMPORT_CHUNK = 1_000_000
 
 
 class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTools,
-            TestimonyTools, EntityTools):
+            TestimonyTools, EntityTools, CredentialTools, ScopeTools):
     """A fact store on Postgres + pgvector. Open with ``Store.open()``; close when done."""
 
     def __init__(self, pool: ConnectionPool, dsn: str, embedder: Embedder, extractor: Extractor,
                  settings: Settings, path_exists: Callable[[str], bool],
                  user_id: str | None = None, resolver: Resolver | None = None) -> None:
         self.user_id = user_id or default_user()
+        #: who is asking: the local owner in-process, a token's principal in a server view
+        self.principal: Principal = local_owner(self.user_id)
         #: T4 of entity resolution: the offline rule resolver, or a model (entities/resolvers)
         self.resolver: Resolver = resolver if resolver is not None else RuleResolver()
         self._pool = pool
@@ -124,6 +133,10 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
         self.extractor = extractor
         self.settings = settings
         self._path_exists = path_exists
+        #: where the master key file is looked for (``<home>/master.key``) unless
+        #: FACTSTORE_MASTER_KEY is set
+        self.home: str | os.PathLike[str] | None = None
+        self._master: bytes | None = None
         #: what the last ``import_facts`` call did (rows, chunks, rebuilt indexes, timings)
         self.last_import: import_sql.ImportReport | None = None
 
@@ -162,8 +175,10 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
             pool.open(wait=True, timeout=30)
         except PoolTimeout as exc:
             raise DatabaseUnavailable(f"could not connect to {server.redact(target)}") from exc
-        return cls(pool, target, embedder, extractor, settings, path_exists or os.path.exists,
-                   user_id, resolver)
+        store = cls(pool, target, embedder, extractor, settings, path_exists or os.path.exists,
+                    user_id, resolver)
+        store.home = home
+        return store
 
     @staticmethod
     def _target_dsn(dsn: str | None, home: Any, database: str | None) -> str:
@@ -192,18 +207,50 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def _master_key(self, create: bool = False) -> bytes:
+        """The master key that wraps the scopes' data keys (read on each first use in a
+        transaction that meets a sealed row; never kept in the database)."""
+        if self._master is None:
+            self._master = sealing.load_master_key(self.home, create=create)
+        return self._master
+
+    def as_principal(self, principal: Principal) -> Store:
+        """This store as ``principal`` sees it: a view sharing the pool, the model and the
+        settings, whose every transaction reads only the principal's scopes (Postgres
+        row-level security, set per transaction) and writes into them. Cheap: one object."""
+        if not isinstance(principal, Principal):
+            raise InvalidInput(f"as_principal takes a Principal, got {show(principal)}")
+        view = copy.copy(self)
+        view.principal = principal
+        view.user_id = principal.user
+        return view
+
     @contextmanager
-    def _tx(self) -> Iterator[Any]:
-        """One transaction; psycopg errors become FactStoreErrors."""
+    def _tx(self, write_scope: str | None = None) -> Iterator[Any]:
+        """One transaction as the principal (its scopes set for row-level security; rows
+        land in ``write_scope``, default its personal scope); psycopg errors become
+        FactStoreErrors."""
         try:
             with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
-                yield cur
+                scope = write_scope or self.principal.home
+                scoping.enter(cur, self.principal, scope)
+                keyring = sealed.Keyring(cur, self._master_key)
+                bound = sealed.bind(keyring)
+                try:
+                    yield cur
+                    sealed.finish(cur, keyring)
+                finally:
+                    sealed.unbind(bound)
         except FactStoreError:
             raise
         except retry.TRANSIENT as exc:
             # Lost a lock race (deadlock, serialization failure): rolled back whole, the
             # database is fine; @retry.retry_transient on the method runs it again.
             raise retry.busy(exc) from exc
+        except psycopg.errors.InsufficientPrivilege as exc:
+            # row-level security or a table the principal's role may not touch
+            raise AccessDenied(f"not permitted for this credential: "
+                               f"{exc.diag.message_primary}") from exc
         except psycopg.errors.IntegrityError as exc:
             raise InvalidInput(f"the database refused the write: {exc.diag.message_primary} "
                                f"({exc.diag.constraint_name or exc.sqlstate})") from exc
@@ -232,7 +279,7 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
                 "(SELECT count(*) FROM tags) AS tags, "
                 "(SELECT count(*) FROM candidate_roots WHERE status = 'pending') AS roots, "
                 "(SELECT count(*) FROM claims) AS claims, "
-                "(SELECT count(*) FROM claims c LEFT JOIN lineages l ON l.lineage = c.lineage "
+                "(SELECT count(*) FROM claims c LEFT JOIN lineages l ON l.access_scope = c.access_scope AND l.lineage = c.lineage "
                 " WHERE c.superseded_at IS NULL AND l.removed_at IS NULL "
                 " AND c.triage <> 'dropped') AS current_claims, "
                 "(SELECT count(*) FROM lineages WHERE removed_at IS NOT NULL) AS removed, "
@@ -541,6 +588,7 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
         commits. A big first load wants a big ``chunk_size`` (up to 1,000,000): its indexes
         are then built once instead of row by row. ``last_import`` reports what the call did.
         """
+        self._owner_only("a bulk import (binary COPY, which row-level security forbids)")
         started = time.perf_counter()
         check_count("chunk_size", chunk_size, 1, MAX_IMPORT_CHUNK)
         if not isinstance(records, list | tuple):

@@ -403,7 +403,8 @@ def _walk(node: dict[str, Any], depth: int, lines: list[str], indexes: list[str]
 
 #: The tables row_counts reports, in a fixed order.
 COUNTED_TABLES = ("facts", "evidence", "documents", "conflicts", "fact_history",
-                  "candidate_roots", "tags", "claims", "lineages", "lineage_events")
+                  "candidate_roots", "tags", "claims", "lineages", "lineage_events",
+                  "credentials", "scope_keys")
 
 
 def row_counts(cur: Any) -> dict[str, int]:

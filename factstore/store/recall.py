@@ -20,6 +20,7 @@ from factstore.labels import answering_layer
 from factstore.results import RecallResult
 from factstore.settings import Settings
 from factstore.store import serving
+from factstore.store.sealed import open_row
 from factstore.timelines.dates import parse_partial
 from factstore.timelines.question_time import as_of_from_question
 
@@ -139,15 +140,16 @@ _FACT_TEXT = ("WITH q AS (SELECT search_query('facts'::regclass, %(text)s, %(row
               "SELECT m.id, ts_rank_cd(m.tsv, q.q, 1) AS rank FROM m, q "
               "ORDER BY rank DESC, m.id LIMIT %(n)s")
 #: documents of sources not removed, nearest first
-_LIVE_SOURCE = ("NOT EXISTS (SELECT 1 FROM lineages l WHERE l.lineage = d.lineage AND "
+_LIVE_SOURCE = ("NOT EXISTS (SELECT 1 FROM lineages l WHERE l.access_scope = d.access_scope AND l.lineage = d.lineage AND "
                 "l.removed_at IS NOT NULL)")
 # The HNSW scan runs first and the removed sources are dropped after it: written as one
 # filtered query, the anti-join on lineages turns the plan into a scan of every document.
 # Removed sources are few, so twice n nearest leave n to serve.
-DOCUMENT_KNN = ("SELECT x.id, 1 - x.distance AS cosine FROM (SELECT d.id, d.lineage, "
+DOCUMENT_KNN = ("SELECT x.id, 1 - x.distance AS cosine FROM (SELECT d.id, d.lineage, d.access_scope, "
                  "d.embedding <=> %(v)s AS distance FROM documents d "
                  "ORDER BY d.embedding <=> %(v)s LIMIT 2 * %(n)s) x "
-                 "WHERE NOT EXISTS (SELECT 1 FROM lineages l WHERE l.lineage = x.lineage "
+                 "WHERE NOT EXISTS (SELECT 1 FROM lineages l WHERE l.access_scope = x.access_scope AND "
+                 "l.lineage = x.lineage "
                  "AND l.removed_at IS NOT NULL) ORDER BY x.distance LIMIT %(n)s")
 #: documents of sources not removed, by their words, best first (as _FACT_TEXT)
 _DOCUMENT_TEXT = ("WITH q AS (SELECT search_query('documents'::regclass, %(text)s, %(rows)s, "
@@ -175,7 +177,7 @@ def _read(cur: Any, vector: np.ndarray, fact_ids: list[int], document_ids: list[
     cur.execute(_DOCUMENTS, {"docs": document_ids, "facts": fact_ids, "v": vector},
                 binary=True)
     documents = {r["id"]: {"cosine": float(r["cosine"]), "vector": _array(r["vector"]),
-                           "at": r["at"], "speakers": _speakers(r["head"])}
+                           "at": r["at"], "speakers": _speakers(_head(r))}
                  for r in cur.fetchall()}
     cur.execute(_GONE, {"d": document_ids})
     dead = {r["document_id"] for r in cur.fetchall()}
@@ -193,7 +195,9 @@ _FRAMES = ("SELECT id, document_id, subject_entity::text AS entity, asserter, "
            "CASE WHEN document_id IS NULL THEN embedding END AS vector, "
            "1 - (embedding <=> %(v)s) AS cosine FROM facts WHERE id = ANY(%(ids)s)")
 # a speaker prefix opens a turn, and a long file has none past its opening
-_DOCUMENTS = ("SELECT id, left(content, 2000) AS head, coalesce(said_at, captured_at) AS at, "
+# (a sealed document is read whole: its envelope opens only whole)
+_DOCUMENTS = ("SELECT id, CASE WHEN sealed_version IS NULL THEN left(content, 2000) ELSE content "
+              "END AS head, access_scope, sealed_version, coalesce(said_at, captured_at) AS at, "
               "embedding AS vector, 1 - (embedding <=> %(v)s) AS cosine FROM documents "
               "WHERE id = ANY(%(docs)s::bigint[] || ARRAY(SELECT document_id FROM facts "
               "WHERE id = ANY(%(facts)s) AND document_id IS NOT NULL))")
@@ -274,3 +278,8 @@ def _float(value: Any) -> float | None:
 
 def _array(value: Any) -> np.ndarray | None:
     return None if value is None else np.asarray(value.to_numpy(), dtype=np.float32)
+
+
+def _head(row: dict[str, Any]) -> str:
+    """A document's opening 2,000 characters (a sealed one opened first)."""
+    return open_row("documents", row, names={"content": "head"})["head"][:2000]

@@ -39,6 +39,7 @@ from factstore.store import density as density_sql
 from factstore.store import entity_stage, groups, locks, transitions
 from factstore.store import tags as tag_sql
 from factstore.store.rows import fetch_fact
+from factstore.store.sealed import open_row
 from factstore.timelines.dates import start_of
 from factstore.writepath.density import DensityFinding, HitReading, NearHit, assess
 from factstore.writepath.prepare import PreparedCapture, PreparedFact
@@ -162,9 +163,10 @@ def _land_document(cur: Any, capture: Capture, routed: str, vector: np.ndarray,
     locks.lock_lineages(cur, [lineage])
     # the stored document, if any, and the lineage's state, in one round trip
     cur.execute("SELECT d.id, d.version, d.routed, l.mode, l.removed_at, l.removed_reason "
-                "FROM (SELECT %(l)s AS lineage) k LEFT JOIN documents d ON d.lineage = "
-                "k.lineage AND d.content_hash = %(h)s LEFT JOIN lineages l ON l.lineage = "
-                "k.lineage", {"l": lineage, "h": digest})
+                "FROM (SELECT %(l)s AS lineage, current_setting('factstore.write_scope') AS access_scope) k "
+                "LEFT JOIN documents d ON d.access_scope = k.access_scope AND d.lineage = k.lineage AND "
+                "d.content_hash = %(h)s LEFT JOIN lineages l ON l.access_scope = k.access_scope AND "
+                "l.lineage = k.lineage", {"l": lineage, "h": digest})
     row = cur.fetchone()
     mode = row["mode"] or default_mode(capture.source_type)
     if row["id"] is not None:
@@ -185,7 +187,8 @@ def _land_document(cur: Any, capture: Capture, routed: str, vector: np.ndarray,
     cur.execute(
         "INSERT INTO documents (content, content_hash, source_type, source_ref, lineage, version, "
         "said_at, captured_by, captured_at, routed, embedding, meta) VALUES (%s, %s, %s, %s, %s, "
-        "(SELECT COALESCE(max(version), 0) + 1 FROM documents WHERE lineage = %s), %s, %s, %s, "
+        "(SELECT COALESCE(max(version), 0) + 1 FROM documents WHERE lineage = %s AND access_scope = "
+        "current_setting('factstore.write_scope')), %s, %s, %s, "
         "%s, %s, %s) RETURNING id, version",
         (capture.text, digest, capture.source_type, capture.source_ref, lineage, lineage,
          capture.said_at, capture.captured_by, capture.captured_at, routed, vector,
@@ -211,9 +214,10 @@ def unextracted_documents(cur: Any, limit: int, regenerate_for: str | None = Non
         where = ("routed <> 'index-page' AND NOT EXISTS (SELECT 1 FROM document_extractions x "
                  "WHERE x.document_id = documents.id AND x.extractor = %s)")
         params = (regenerate_for, limit)
-    cur.execute("SELECT id, content, source_type, source_ref, said_at, captured_by, captured_at "
-                f"FROM documents WHERE {where} ORDER BY id LIMIT %s", params)
-    return cur.fetchall()
+    cur.execute("SELECT id, content, source_type, source_ref, said_at, captured_by, captured_at, "
+                f"access_scope, sealed_version FROM documents WHERE {where} ORDER BY id LIMIT %s",
+                params)
+    return [open_row("documents", r) for r in cur.fetchall()]
 
 
 def _lock_kinds(cur: Any, kinds: set[Kind]) -> None:

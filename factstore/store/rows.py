@@ -6,6 +6,7 @@ from typing import Any
 
 from factstore.kinds import Kind, Verdict
 from factstore.results import DocumentHit, Fact
+from factstore.store.sealed import open_row
 
 #: Every facts column a Fact needs, in SELECT form (the embedding is never read back).
 FACT_COLUMNS = (
@@ -15,6 +16,7 @@ FACT_COLUMNS = (
     "f.trigger_predicate, f.risk_weight, f.earned_by, f.subject, f.expected_lifetime, f.meta, "
     "f.subject_key, f.extracted_by, f.predicate, f.object, f.asserter, f.negated, "
     "f.subject_entity::text AS subject_entity, f.event_at, f.event_at_source, f.confidence, "
+    "f.access_scope, f.sealed_version, "
     # support: distinct lineages with current supporting testimony (sql/015 fact_support)
     "fact_support(f.id) AS support_count, "
     "EXISTS (SELECT 1 FROM evidence e WHERE e.fact_id = f.id AND e.stance = 'supports') "
@@ -23,6 +25,7 @@ FACT_COLUMNS = (
 
 
 def fact_from_row(row: dict[str, Any]) -> Fact:
+    row = open_row("facts", row)
     return Fact(
         id=row["id"],
         statement=row["statement"],
@@ -64,6 +67,7 @@ def fact_from_row(row: dict[str, Any]) -> Fact:
 
 
 def document_from_row(row: dict[str, Any]) -> DocumentHit:
+    row = open_row("documents", row)
     return DocumentHit(
         id=row["id"], content=row["content"], source_type=row["source_type"],
         source_ref=row["source_ref"], lineage=row["lineage"], captured_at=row["captured_at"],

@@ -72,7 +72,8 @@ def serve_slots(cur: Any, slots: list[hybrid.Slot], k: int,
 def _document_hits_by_id(cur: Any, ids: list[int]) -> dict[int, DocumentHit]:
     if not ids:
         return {}
-    cur.execute("SELECT id, content, source_type, source_ref, lineage, captured_at, said_at "
+    cur.execute("SELECT id, content, source_type, source_ref, lineage, captured_at, said_at, "
+                "access_scope, sealed_version "
                 "FROM documents WHERE id = ANY(%s)", (ids,))
     return {r["id"]: document_from_row(r) for r in cur.fetchall()}
 

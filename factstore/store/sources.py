@@ -22,7 +22,7 @@ from factstore.lineages import MODES, LineageInfo, SourceChange, SupportChange, 
 from factstore.store import claims as claim_sql
 from factstore.store import density as density_sql
 from factstore.store import entities as entity_sql
-from factstore.store import groups, locks, transitions
+from factstore.store import groups, locks, scoping, transitions
 from factstore.writepath.density import assess
 from factstore.writepath.prepare import PreparedFact
 
@@ -31,8 +31,17 @@ RESTORATION = "restored_source"
 
 
 def _check_lineage(cur: Any, lineage: str) -> int:
-    cur.execute("SELECT count(*) AS n FROM documents WHERE lineage = %s", (lineage,))
-    documents = cur.fetchone()["n"]
+    cur.execute("SELECT access_scope, count(*) AS n FROM documents WHERE lineage = %s "
+                "GROUP BY access_scope",
+                (lineage,))
+    rows = cur.fetchall()
+    if len(rows) > 1:
+        raise InvalidInput(f"lineage {lineage!r} is held in {len(rows)} scopes "
+                           f"({', '.join(r['access_scope'] for r in rows)}); act on it through a "
+                           "credential that reads one of them")
+    documents = rows[0]["n"] if rows else 0
+    if rows:  # its lineage row and events land beside its documents
+        scoping.use_scope(cur, rows[0]["access_scope"])
     if not documents:
         raise SourceNotFound(f"no document has lineage {lineage!r}; list them with lineages() "
                              "(a lineage is '<source type>:<source_ref>', e.g. "
@@ -97,7 +106,7 @@ def remove(cur: Any, lineage: str, reason: str, at: datetime) -> SourceChange:
                                f"{state['removed_reason']}); nothing to do")
     before = claim_sql.live_support(cur, facts)
     cur.execute("INSERT INTO lineages (lineage, removed_at, removed_reason) VALUES (%s, %s, %s) "
-                "ON CONFLICT (lineage) DO UPDATE SET removed_at = excluded.removed_at, "
+                "ON CONFLICT (access_scope, lineage) DO UPDATE SET removed_at = excluded.removed_at, "
                 "removed_reason = excluded.removed_reason", (lineage, at, reason))
     event = _event(cur, lineage, "removed", reason, at)
     after = claim_sql.live_support(cur, facts)
@@ -257,7 +266,7 @@ def set_mode(cur: Any, lineage: str, mode: str, reason: str, at: datetime) -> Li
         raise InvalidInput(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
     _check_lineage(cur, lineage)
     _lock(cur, lineage)
-    cur.execute("INSERT INTO lineages (lineage, mode) VALUES (%s, %s) ON CONFLICT (lineage) "
+    cur.execute("INSERT INTO lineages (lineage, mode) VALUES (%s, %s) ON CONFLICT (access_scope, lineage) "
                 "DO UPDATE SET mode = excluded.mode", (lineage, mode))
     _event(cur, lineage, "mode", reason, at, mode)
     if mode == "living":
@@ -285,7 +294,7 @@ def lineage_list(cur: Any, *, lineage: str | None = None, removed: bool | None =
         "l.removed_reason, (SELECT count(*) FROM claims c WHERE c.lineage = d.lineage) AS claims, "
         "(SELECT count(*) FROM claims c WHERE c.lineage = d.lineage AND c.superseded_at IS NULL "
         " AND c.triage <> 'dropped') AS current_claims "
-        "FROM documents d LEFT JOIN lineages l ON l.lineage = d.lineage "
+        "FROM documents d LEFT JOIN lineages l ON l.access_scope = d.access_scope AND l.lineage = d.lineage "
         "WHERE (%(l)s::text IS NULL OR d.lineage = %(l)s) "
         "AND (%(r)s::boolean IS NULL OR (l.removed_at IS NOT NULL) = %(r)s) "
         "GROUP BY d.lineage, l.mode, l.removed_at, l.removed_reason "

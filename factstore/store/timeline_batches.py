@@ -18,6 +18,7 @@ from typing import Any
 from psycopg.types.json import Jsonb
 
 from factstore.store.copy_rows import copy_rows, reserve_ids
+from factstore.store.sealed import open_row
 from factstore.store.timeline_rows import statement_of, timeline_fact
 from factstore.timelines.batch import ConflictRow, EvidenceRow, FactRow, KeyBatch
 from factstore.timelines.dates import start_of
@@ -30,7 +31,7 @@ _FACT_COLUMNS = (
     "id, subject, attribute, value, unit, cardinality, valid_from, valid_to, observed_at, "
     "last_confirmed_at, t_captured, evidence_source_ref, evidence_quote, confidence, verdict, "
     "effective_valid_to, superseded_by, supersedes, timeline_scope, t_superseded, "
-    "t_last_verified"
+    "t_last_verified, access_scope, sealed_version"
 )
 
 
@@ -73,10 +74,11 @@ def load(cur: Any, keys: Sequence[Key], cardinality_of: dict[str, str], at: date
     if scope_of:
         fact_ids = list(scope_of)
         cur.execute("SELECT id, fact_id, role, document_id, value, unit, valid_from, valid_to, "
-                    "observed_at, source, quote, confidence FROM evidence WHERE fact_id = ANY(%s) "
+                    "observed_at, source, quote, confidence, access_scope, sealed_version "
+                    "FROM evidence WHERE fact_id = ANY(%s) "
                     "AND (role = 'corroboration' OR document_id = %s) ORDER BY id",
                     (fact_ids, document_id))
-        for r in cur.fetchall():
+        for r in [open_row("evidence", row) for row in cur.fetchall()]:
             evidence[scope_of[r["fact_id"]]].append(EvidenceRow(
                 r["id"], r["fact_id"], r["role"], r["document_id"], r["value"], r["unit"],
                 r["valid_from"], r["valid_to"], r["observed_at"], r["source"], r["quote"],

@@ -5,17 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from factstore.store.sealed import open_row
 from factstore.timelines.format_v1 import WrittenFact
 from factstore.timelines.model import VERDICT_TO_STATUS, TimelineFact
 
 TIMELINE_COLUMNS = (
     "id, subject, attribute, value, unit, cardinality, valid_from, valid_to, observed_at, "
     "last_confirmed_at, t_captured, evidence_source_ref, evidence_quote, confidence, verdict, "
-    "effective_valid_to, superseded_by, supersedes, timeline_scope"
+    "effective_valid_to, superseded_by, supersedes, timeline_scope, access_scope, sealed_version"
 )
 
 
 def timeline_fact(row: dict[str, Any]) -> TimelineFact:
+    row = open_row("facts", row)
     status = VERDICT_TO_STATUS[row["verdict"]]
     return TimelineFact(
         id=row["id"], subject=row["subject"], attribute=row["attribute"], value=row["value"],

@@ -8,12 +8,11 @@ from __future__ import annotations
 import dataclasses
 import getpass
 import os
-import re
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from factstore.errors import InvalidInput
+from factstore.errors import AccessDenied, InvalidInput
 from factstore.inputs import (
     MAX_NOTE,
     MAX_QUERY,
@@ -25,12 +24,14 @@ from factstore.inputs import (
     check_text,
     show,
 )
+from factstore.principals import Principal, personal_scope, shared_scope
 from factstore.redaction import redact_fields, redact_text
 from factstore.store import about as about_sql
 from factstore.store import key_window
 from factstore.store import timelines as timeline_sql
 from factstore.store.key_window import KeyRead
 from factstore.store.retry import retry_transient
+from factstore.store.scoping import set_write_scope
 from factstore.timelines.dates import as_of_instant, start_of
 from factstore.timelines.format_v1 import validate_request
 from factstore.timelines.model import (
@@ -68,6 +69,7 @@ class TimelineTools:
     """Timeline methods; mixed into Store (which provides _tx, _embed and user_id)."""
 
     user_id: str
+    principal: Principal
 
     @retry_transient
     def write_facts(self, payload: Any, *, user: str | None = None,
@@ -75,8 +77,9 @@ class TimelineTools:
         """Write a format v1 request (seed 002 §4): every fact stored or corroborated, each
         key re-resolved with rules 1-7. Any violation rejects the whole request, nothing
         written (FactsValidationError lists every error; CardinalityMismatch is its own)."""
-        user = _user(user, self.user_id)
+        user = self._caller(user)
         facts, shared = validate_request(payload, now=_aware_now(now))
+        scope = self._timeline_scope(shared, user)
         facts = [dataclasses.replace(f, subject=resolve_me(f.subject, user)) for f in facts]
         redacted = [redact_fields(f) for f in facts]
         facts = [f for f, _ in redacted]
@@ -85,10 +88,10 @@ class TimelineTools:
             {"format": 1, "shared": shared, "facts": [dataclasses.asdict(f) for f in facts]})
         vector = self._embed(["\n".join(timeline_sql.statement_of(f) + " " + (f.quote or "")
                                         for f in facts)])[0]
-        with self._tx() as cur:
+        with self._tx(scope) as cur:
             # The time is taken under the keys' locks (None: now, then), so a write that
             # waited for another is stamped after it.
-            return timeline_sql.write(cur, facts, records, _scope(shared, user), document,
+            return timeline_sql.write(cur, facts, records, scope, document,
                                       vector, now and _aware_now(now))
 
     def backfill_facts(self, facts: Iterable[Any], *, shared: bool = False,
@@ -105,6 +108,8 @@ class TimelineTools:
         same archive (after a crash, say) finds each chunk that landed and writes nothing for
         it. ``progress(done, total)`` is called after each chunk commits.
         """
+        self._owner_only(  # type: ignore[attr-defined]
+            "a backfill (binary COPY, which row-level security forbids)")
         if isinstance(facts, str | bytes | bytearray | dict) or not isinstance(facts, Iterable):
             raise InvalidInput(f"backfill_facts takes a list of format v1 fact objects, got "
                                f"{show(facts)}")
@@ -112,7 +117,8 @@ class TimelineTools:
         check_count("chunk_size", chunk_size, 1, MAX_BACKFILL_CHUNK)
         if progress is not None and not callable(progress):
             raise InvalidInput(f"progress must be a callable(done, total), got {show(progress)}")
-        user = _user(user, self.user_id)
+        user = self._caller(user)
+        scope = self._timeline_scope(shared, user)
         facts = list(facts)
         if not facts:
             raise InvalidInput("backfill_facts needs at least one fact")
@@ -126,7 +132,7 @@ class TimelineTools:
         results = []
         for start in range(0, len(redacted), chunk_size):
             results.append(self._backfill_chunk(redacted[start:start + chunk_size], shared,
-                                                _scope(shared, user), at))
+                                                scope, at))
             if progress is not None:
                 progress(min(start + chunk_size, len(redacted)), len(redacted))
         return BackfillResult(
@@ -145,7 +151,7 @@ class TimelineTools:
         document = timeline_sql.request_text(
             {"format": 1, "shared": shared, "backfill": True,
              "facts": [vars(f) for f, _ in redacted]})
-        with self._tx() as cur:
+        with self._tx(scope) as cur:
             return timeline_sql.backfill(cur, [f for f, _ in redacted],
                                          [r for _, r in redacted], scope, document, vector, at)
 
@@ -168,6 +174,7 @@ class TimelineTools:
         at = _aware_now(now)
         with self._tx() as cur:
             fact = timeline_sql.fact_for_end(cur, fact_id)
+            set_write_scope(cur, self.principal, fact.scope)
             request = {"subject": fact.subject, "attribute": fact.attribute,
                        "value": fact.value, "valid_to": valid_to,
                        "source": source if source is not None else f"end:fact-{fact_id}"}
@@ -190,7 +197,7 @@ class TimelineTools:
                  "facts": [vars(f) for f, _ in redacted]})
             vector = self._embed([timeline_sql.statement_of(written[0])])[0]
             result = timeline_sql.write(cur, [f for f, _ in redacted],
-                                        [r for _, r in redacted], fact.scope or "shared",
+                                        [r for _, r in redacted], fact.scope,
                                         document, vector, now and at)
         return result.facts[0]
 
@@ -206,6 +213,11 @@ class TimelineTools:
         reason = redact_text(reason.strip(), MAX_NOTE)[0]
         at = _aware_now(now)
         with self._tx() as cur:
+            # the history row lands in the fact's own scope, where its readers are
+            cur.execute("SELECT access_scope FROM facts WHERE id = %s", (fact_id,))
+            row = cur.fetchone()
+            if row is not None:
+                set_write_scope(cur, self.principal, row["access_scope"])
             return timeline_sql.retract(cur, fact_id, reason, at)
 
     def facts(self, subject: str | None = None, attribute: str | None = None, *,
@@ -219,7 +231,7 @@ class TimelineTools:
         its sources had observed by then (``observed_at`` is valid-time evidence, never the
         store's own clock). A subject+attribute with facts in the personal and the shared
         scope is answered as two keys, each line tagged with its scope."""
-        user = _user(user, self.user_id)
+        user = self._caller(user)
         check_text("subject", subject, limit=200, required=False)
         check_text("attribute", attribute, limit=64, required=False)
         if subject is not None:
@@ -229,7 +241,8 @@ class TimelineTools:
         label, instant = as_of_instant(as_of, now)
         believed = _belief_time(known_at)
         with self._tx() as cur:
-            keys = timeline_sql.read_keys(cur, _scopes(user), subject, attribute, limit)
+            keys = timeline_sql.read_keys(cur, self._read_scopes(user), subject, attribute,
+                                          limit)
             if believed is not None:
                 keys = [k for k in (timeline_sql.as_known_at(cur, facts, believed)
                                     for facts in keys) if k]
@@ -244,7 +257,7 @@ class TimelineTools:
         """The facts part of an answer brief: the convention, one line per timeline the
         question is about (as of the time it names, or ``as_of``), numbered citations."""
         check_text("the question", question, limit=MAX_QUERY)
-        user = _user(user, self.user_id)
+        user = self._caller(user)
         now = _aware_now(None)
         label, instant = as_of_instant(as_of or as_of_from_question(question, now), now)
         with self._tx() as cur:
@@ -265,11 +278,37 @@ class TimelineTools:
                                  as_of=label, note=note)
                      for r, note in zip(reads, notes, strict=True))
 
+    def _caller(self, user: object) -> str:
+        """Whose 'me' a call means: the caller's id, else the store's. A credential speaks
+        only for its own user."""
+        if user is None:
+            return self.user_id
+        user = check_text("user", user, limit=MAX_REF)
+        if not self.principal.owner and user != self.principal.user:
+            raise AccessDenied(f"this credential speaks for {self.principal.user!r}, not "
+                               f"{user!r}; leave user out")
+        return user
+
+    def _timeline_scope(self, shared: bool, user: str) -> str:
+        """Where a write lands: the user's personal scope, or the workspace's shared one."""
+        if self.principal.owner:
+            workspace = self.principal.workspace
+            return shared_scope(workspace) if shared else personal_scope(workspace, user)
+        return self.principal.write_scope(shared)
+
+    def _read_scopes(self, user: str) -> list[str]:
+        """The timelines a read names: the owner reads the user's personal timelines and the
+        shared ones; a credential reads every scope it was granted."""
+        if self.principal.owner:
+            workspace = self.principal.workspace
+            return [personal_scope(workspace, user), shared_scope(workspace)]
+        return list(self.principal.scopes)
+
     def _timelines_about(self, cur: Any, question: str, user: str,
                          instant: datetime) -> list[KeyRead]:
         """The keys the question is about (chosen by index: store/about.py), each read for
         its line as of ``instant`` (a long key as a window around it: store/key_window.py)."""
-        scopes = _scopes(user)
+        scopes = self._read_scopes(user)
         found = []
         for subject, attribute in about_sql.keys_about(cur, question, scopes,
                                                        resolve_me("me", user)):
@@ -305,25 +344,10 @@ def _scoped(keys: list[list[TimelineFact]]) -> list[Any]:
     return [(f[0].scope, f[0].subject, f[0].attribute, f[0].cardinality, f) for f in keys]
 
 
-def _scope(shared: bool, user: str) -> str:
-    return "shared" if shared else "user:" + re.sub(r"[^a-z0-9-]", "-", user.lower())
-
-
-def _scopes(user: str) -> list[str]:
-    return [_scope(False, user), "shared"]
-
-
 def _aware_now(now: datetime | None) -> datetime:
     if now is None:
         return datetime.now(UTC)
     return check_instant("now", now)
-
-
-def _user(user: object, default: str) -> str:
-    """Whose 'me' a call means: the caller's id, else the store's."""
-    if user is None:
-        return default
-    return check_text("user", user, limit=MAX_REF)
 
 
 def _belief_time(known_at: str | datetime | None) -> datetime | None:

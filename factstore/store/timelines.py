@@ -15,6 +15,7 @@ from factstore.kinds import Verdict
 from factstore.store import entities as entity_sql
 from factstore.store import locks, timeline_batches, transitions
 from factstore.store.remember import content_hash, lineage_of
+from factstore.store.sealed import open_row
 from factstore.store.timeline_rows import TIMELINE_COLUMNS, statement_of, timeline_fact
 from factstore.timelines.cardinality import decide_cardinality
 from factstore.timelines.dates import start_of
@@ -56,14 +57,15 @@ def with_observations(cur: Any, facts: list[TimelineFact],
     if not facts:
         return facts
     cur.execute("SELECT id, fact_id, observed_at, source, quote, value, unit, valid_from, "
-                "valid_from_at, valid_to, confidence FROM evidence WHERE role = 'corroboration' "
+                "valid_from_at, valid_to, confidence, access_scope, sealed_version FROM evidence "
+                "WHERE role = 'corroboration' "
                 "AND fact_id = ANY(%s) "
                 "AND (%s::timestamptz IS NULL OR recorded_at <= %s) "
                 "ORDER BY fact_id, observed_at, source, quote",
                 ([f.id for f in facts], known_at, known_at))
     kept: dict[int, list[dict[str, Any]]] = {}
     for row in cur.fetchall():
-        kept.setdefault(row["fact_id"], []).append(row)
+        kept.setdefault(row["fact_id"], []).append(open_row("evidence", row))
     out = []
     for fact in facts:
         rows = kept.get(fact.id)
@@ -260,8 +262,8 @@ def _land_request(cur: Any, text: str, vector: Any, at: datetime) -> tuple[int, 
     digest = content_hash(text)
     lineage = lineage_of("capture", None, digest)
     locks.lock_lineages(cur, [lineage])  # after the keys' locks, as store/locks.py orders
-    cur.execute("SELECT id FROM documents WHERE lineage = %s AND content_hash = %s",
-                (lineage, digest))
+    cur.execute("SELECT id FROM documents WHERE lineage = %s AND content_hash = %s AND "
+                "access_scope = current_setting('factstore.write_scope')", (lineage, digest))
     row = cur.fetchone()
     if row is not None:
         return row["id"], True
@@ -277,15 +279,19 @@ def _recorded(cur: Any, key: Key, document_id: int, fact: WrittenFact,
               observed: datetime) -> int | None:
     """The fact that already keeps this very observation (same request document, value,
     unit, start, end and observation time), as its own testimony or as a corroboration."""
+    # value and unit compared here, not in SQL: in a sealed scope they are envelopes
     cur.execute(
-        "SELECT e.fact_id FROM evidence e JOIN facts f ON f.id = e.fact_id "
+        "SELECT e.id, e.fact_id, e.value, e.unit, e.access_scope, e.sealed_version "
+        "FROM evidence e JOIN facts f ON f.id = e.fact_id "
         "WHERE e.document_id = %s AND f.timeline_scope = %s AND f.subject = %s AND "
-        "f.attribute = %s AND e.value IS NOT DISTINCT FROM %s AND "
-        "e.unit IS NOT DISTINCT FROM %s AND e.valid_from IS NOT DISTINCT FROM %s AND "
-        "e.valid_to IS NOT DISTINCT FROM %s AND e.observed_at = %s LIMIT 1",
-        (document_id, *key, fact.value, fact.unit, fact.valid_from, fact.valid_to, observed))
-    row = cur.fetchone()
-    return row["fact_id"] if row else None
+        "f.attribute = %s AND e.valid_from IS NOT DISTINCT FROM %s AND "
+        "e.valid_to IS NOT DISTINCT FROM %s AND e.observed_at = %s ORDER BY e.id",
+        (document_id, *key, fact.valid_from, fact.valid_to, observed))
+    for row in cur.fetchall():
+        row = open_row("evidence", row)
+        if (row["value"], row["unit"]) == (fact.value, fact.unit):
+            return row["fact_id"]
+    return None
 
 
 def _corroborate(cur: Any, fact_id: int, document_id: int, fact: WrittenFact,

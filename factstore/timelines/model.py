@@ -61,7 +61,7 @@ class TimelineFact:
     effective_valid_to: str | None = None
     superseded_by: int | None = None
     supersedes: int | None = None
-    #: the scope it lives in: 'user:<id>' (personal) or 'shared'
+    #: the scope it lives in: '<workspace>/user-<id>' (personal), '.../shared-main', ...
     scope: str | None = None
     #: the observations it keeps as corroborations, oldest first (reads fill it in)
     corroborations: tuple[Seen, ...] = ()
@@ -136,7 +136,7 @@ class TimelineKey:
     history: tuple[TimelineFact, ...]
     #: the one-line form for a model, citing each fact by its own source
     line: str
-    #: the scope this timeline lives in: 'user:<id>' (personal) or 'shared'; a
+    #: the scope this timeline lives in ('<workspace>/user-<id>', '.../shared-main'); a
     #: subject+attribute with facts in both is read as two keys, never merged
     scope: str | None = None
     #: how many older history entries the read cap (``limit``) left out; 0 when the

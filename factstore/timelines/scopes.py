@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from factstore.principals import scope_kind
 from factstore.timelines.model import TimelineFact
 from factstore.timelines.render import MAX_ANSWERS
 from factstore.timelines.resolution import current_at
@@ -27,10 +28,8 @@ ScopedTimeline = tuple[str | None, str, str, str, Sequence[TimelineFact]]
 
 
 def scope_label(scope: str | None) -> str | None:
-    """'personal' for a user scope, 'shared' for the shared one."""
-    if scope is None:
-        return None
-    return "shared" if scope == "shared" else "personal"
+    """'personal' for a user scope, 'channel' or 'shared' for the others."""
+    return scope_kind(scope)
 
 
 def _answer(timeline: ScopedTimeline, instant: datetime) -> tuple[str, ...]:
