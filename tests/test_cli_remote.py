@@ -104,3 +104,11 @@ def test_results_rebuild_from_their_json() -> None:
                         status="current", effective_valid_to=None, superseded_by=None,
                         supersedes=None, scope="acme/user-x")
     assert from_jsonable(TimelineFact, json.loads(json.dumps(to_jsonable(fact)))) == fact
+    # a field typed Any in results.py (to avoid an import cycle) still rebuilds as its type:
+    # the CLI renders a contested group's continuation from its attributes
+    from factstore.groups import GroupContinuation
+
+    recalled = RecallResult(query="q", layer="fact", items=(), best_fact_similarity=None,
+                            continuations=(GroupContinuation(7, (1, 2), (3,)),))
+    rebuilt = from_jsonable(RecallResult, json.loads(json.dumps(to_jsonable(recalled))))
+    assert rebuilt == recalled and rebuilt.continuations[0].call == "contradiction_group(7)"

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
+
 import httpx
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from factstore.service.catalogue import TOOLS
 from tests.served import Served, serve
@@ -38,8 +42,11 @@ def test_the_seed_routes_write_read_and_ask_with_as_of(served, http) -> None:
             {"subject": "me", "attribute": "shoe_size", "value": "40", "unit": "EU",
              "valid_from": "2025"}]})
     assert first.status_code == 201
-    fact = first.json()["facts"]["facts"][0]["fact"]
-    assert fact["source"].startswith("note:acme/user-nick/note-") and fact["quote"] is None
+    note = first.json()
+    fact = note["facts"]["facts"][0]["fact"]
+    assert note["note"].startswith("note:acme/user-nick/note-")
+    assert fact["source"] == note["note"] and fact["quote"] is None  # cites the note
+    assert note["remembered"]["document"]["lineage"].endswith(note["note"])
     later = http.post("/v1/facts", headers=nick, json={"format": 1, "facts": [
         {"subject": "me", "attribute": "shoe_size", "value": "41", "unit": "EU",
          "valid_from": "2026", "source": "conversation:c-1#m-9"}]})
@@ -81,7 +88,17 @@ def test_a_refused_write_is_422_with_every_violation_and_writes_nothing(served, 
     assert mismatch.json()["error"]["code"] == "facts/cardinality-mismatch"
     shape = http.post("/v1/notes", headers=nick, json={"facts": "nope"})
     assert shape.status_code == 422 and shape.json()["error"]["violations"]
-    assert served.store.row_counts()["facts"] == before["facts"] + 1  # only the one good write
+    # a note whose facts are refused keeps nothing, not even its body
+    for facts, code in (([{"subject": "Nick", "attribute": "city", "value": "Oslo"}],
+                         "facts/invalid"),
+                        ([{"subject": "project/x", "attribute": "tags", "value": "c",
+                           "cardinality": "one"}], "facts/cardinality-mismatch")):
+        refused = http.post("/v1/notes", headers=nick, json={
+            "body": "project x is tagged c", "facts": facts})
+        assert refused.status_code == 422 and refused.json()["error"]["code"] == code
+    after = served.store.row_counts()
+    assert after["facts"] == before["facts"] + 1  # only the one good write
+    assert after["documents"] == before["documents"] + 1  # its request; no note body
 
 
 def test_every_tool_is_a_route_and_the_openapi_names_them(served, http) -> None:
@@ -125,3 +142,30 @@ def test_a_token_reads_nothing_of_another_scope_through_http(served, http) -> No
         {"subject": "me", "attribute": "city", "value": "Oslo"}]})
     assert shared.status_code == 403 and shared.json()["error"]["code"] == "auth/denied"
     assert served.store.fact(eve_fact).verdict.value == "active"
+
+
+HOSTILE = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(),
+                    st.text(max_size=30), st.sampled_from(["", " ", "\x00", "me", "2025",
+                                                           "acme/user-nick", "x" * 5000]),
+                    st.lists(st.text(max_size=5), max_size=3),
+                    st.dictionaries(st.text(max_size=8), st.text(max_size=8), max_size=3))
+
+
+@settings(max_examples=int(os.environ.get("FACTSTORE_FUZZ_EXAMPLES", "400")) // 2,
+          deadline=None, derandomize=not os.environ.get("FACTSTORE_FUZZ_RANDOM"),
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(name=st.sampled_from(sorted(TOOLS)), who=st.sampled_from(["nick", "bob", "owner"]),
+       body=st.one_of(HOSTILE, st.dictionaries(st.sampled_from(
+           ["text", "query", "k", "facts", "shared", "subject", "as_of", "fact_id", "reason",
+            "conflict_id", "winner_id", "reasoning", "tag", "topic", "question", "body",
+            "status", "note", "valid_to", "scope", "title", "risk", "cost"]), HOSTILE,
+           max_size=4)))
+def test_any_body_on_any_route_is_answered_never_crashes_and_refusals_write_nothing(
+        served, http, name, who, body) -> None:
+    before = served.store.row_counts()
+    answer = http.post(f"/v1/tools/{name}", headers=served.auth(who), json=body)
+    assert answer.status_code in (200, 201, 403, 404, 422), (name, body, answer.text[:300])
+    if answer.status_code >= 400:
+        error = answer.json()["error"]
+        assert error["message"] and error["code"]
+        assert served.store.row_counts() == before, (name, body)

@@ -130,9 +130,18 @@ def test_every_tool_over_stdio(served) -> None:
                                    args=["-m", "factstore.cli", "--extractor", "rules",
                                          "serve", "--stdio"], env=env)
 
+    eve = served.store.as_principal(served.store.authenticate(served.tokens["eve"]))
+    secret = eve.write_facts({"format": 1, "shared": True, "facts": [
+        {"subject": "system/safe", "attribute": "combination", "value": "12-34-56"}]})
+
     async def run() -> None:
         async with Client(params, read_timeout_seconds=120) as client:
             out = await _every_tool(client)
+            # another workspace's fact: not read, not retracted, not even found
+            seen = _json(await client.call_tool("facts", {"subject": "system/safe"}))
+            assert seen["keys"] == []
+            refused = await client.call_tool("retract", {"fact_id": secret.facts[0].id})
+            assert refused.is_error and "NotFound" in refused.content[0].text
         assert out["write_facts"]["facts"][0]["fact"]["scope"] == "acme/user-stdio-user"
 
     asyncio.run(run())

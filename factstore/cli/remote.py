@@ -67,7 +67,7 @@ def from_jsonable(kind: Any, value: Any) -> Any:
         if dataclasses.is_dataclass(kind):
             if not isinstance(value, dict):
                 raise TypeError(f"{kind.__name__} needs an object")
-            hints = typing.get_type_hints(kind)
+            hints = typing.get_type_hints(kind) | _loose_fields().get(kind, {})
             return kind(**{f.name: from_jsonable(hints[f.name], value[f.name])
                            for f in dataclasses.fields(kind) if f.init and f.name in value})
         if issubclass(kind, enum.Enum):
@@ -86,6 +86,15 @@ def from_jsonable(kind: Any, value: Any) -> Any:
                 raise TypeError(f"expected {kind.__name__}, got {type(value).__name__}")
             return value
     return value
+
+
+def _loose_fields() -> dict[type, dict[str, Any]]:
+    """Result fields annotated ``Any`` (to keep an import cycle out of results.py) and the
+    type each really holds, so they rebuild as that type and not as a dict."""
+    from factstore.groups import GroupContinuation
+    from factstore.results import RecallResult
+
+    return {RecallResult: {"continuations": tuple[GroupContinuation, ...]}}
 
 
 def _error(body: Any, status: int) -> FactStoreError:

@@ -18,6 +18,9 @@ def serve(
     ctx: typer.Context,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8765,
+    pool_size: Annotated[int, typer.Option(
+        "--pool-size", min=1, max=64,
+        help="Database connections the server's requests share.")] = 12,
     stdio: Annotated[bool, typer.Option(
         "--stdio", help="Serve MCP on stdin/stdout instead (as FACTSTORE_TOKEN, default the "
                         "local admin token).")] = False,
@@ -26,7 +29,8 @@ def serve(
     from factstore.service import serve_http, serve_stdio
 
     options = _state(ctx).options
-    store = open_local_store(options)  # in-process, whatever FACTSTORE_SERVER says
+    # in-process, whatever FACTSTORE_SERVER says
+    store = open_local_store(options, pool_size=pool_size)
     ctx.find_root().call_on_close(store.close)
     home = options.home
     if stdio:

@@ -95,15 +95,16 @@ def open_store(options: GlobalOptions, *, embedder: Embedder | None = None,
 
 
 def open_local_store(options: GlobalOptions, *, embedder: Embedder | None = None,
-                     extractor: Extractor | None = None) -> Store:
-    """The store in this process (what ``factstore serve`` itself opens)."""
+                     extractor: Extractor | None = None, pool_size: int = 4) -> Store:
+    """The store in this process (what ``factstore serve`` itself opens, with a larger
+    pool: its requests run concurrently)."""
     from factstore.entities.resolvers import resolver_from_name
 
     return Store.open(
         options.dsn, home=options.home, database=options.database,
         embedder=embedder or embedder_from_name(options.embedder),
         extractor=extractor or extractor_from_name(options.extractor),
-        resolver=resolver_from_name(options.resolver))
+        resolver=resolver_from_name(options.resolver), pool_size=pool_size)
 
 
 def _state(ctx: typer.Context) -> CliState:

@@ -8,14 +8,13 @@ scope: the principal is the scope. Results are plain JSON.
 
 from __future__ import annotations
 
-import hashlib
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from factstore.cli.formatting import to_jsonable
-from factstore.errors import InvalidInput
+from factstore.service.notes import keep_note
 from factstore.store import Store
 
 __all__ = ["TOOLS", "Tool", "note"]
@@ -145,23 +144,12 @@ def end_fact(store: Store, fact_id: int, valid_to: str, observed_at: str | None 
 
 def note(store: Store, body: str, facts: list[dict[str, Any]] | None = None,
          shared: bool = False) -> Any:
-    """Keep a note and, optionally, the dated facts it states (same shape as write_facts).
-    Each fact's source defaults to the note and its quote to nothing. The facts are written
-    first, whole or not at all; then the note is remembered."""
-    if not isinstance(body, str) or not body.strip():
-        raise InvalidInput("a note needs a body: the text to keep")
-    slug = "note-" + hashlib.sha256(body.encode()).hexdigest()[:16]
-    scope = store.principal.write_scope(shared is True)
-    written = None
-    if facts:
-        if not isinstance(facts, list):
-            raise InvalidInput("facts must be a list of fact objects (write_facts' shape)")
-        source = f"note:{scope}/{slug}"
-        facts = [{**f, "source": f.get("source", source)} if isinstance(f, dict) else f
-                 for f in facts]
-        written = store.write_facts({"format": 1, "facts": facts, "shared": shared})
-    remembered = store.remember(body, source_ref=f"note:{slug}")
-    return {"note": f"note:{scope}/{slug}", "remembered": remembered, "facts": written}
+    """Keep a note (a body of text, remembered like remember's captures) and, optionally,
+    the dated facts it states (same shape as write_facts, no 'format'). Each fact's source
+    defaults to the note ('note:<scope>/<slug>') and its quote to nothing. Any invalid fact
+    refuses the whole call before anything is written. Returns the note's ref, the facts'
+    outcomes and the note's remember result."""
+    return keep_note(store, body, facts, shared)
 
 
 # -- the questions queue -----------------------------------------------------------------

@@ -77,4 +77,4 @@ class CredentialTools:
 
 
 def _plain(user: Any) -> bool:
-    return isinstance(user, str) and credential_sql._USER.match(user) is not None
+    return isinstance(user, str) and credential_sql.USER_ID.match(user) is not None

@@ -33,7 +33,7 @@ __all__ = ["ADMIN_TOKEN_FILE", "TokenCreated", "TokenInfo", "admin_token_path",
 
 ADMIN_TOKEN_FILE = "admin-token"
 _TOKEN = re.compile(r"^fst_(tok-[0-9a-f]{12})_([A-Za-z0-9_-]{20,100})$")
-_USER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$")
+USER_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$")
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ def granted_scopes(user: str, workspace: str, scopes: Any) -> tuple[str, ...]:
 
 def create(cur: Any, user: Any, workspace: Any, scopes: Any, owner: bool, label: Any,
            at: datetime) -> TokenCreated:
-    if not isinstance(user, str) or not _USER.match(user):
+    if not isinstance(user, str) or not USER_ID.match(user):
         raise InvalidInput(f"user {str(user)[:40]!r} is not a user id: 1-64 letters, digits, "
                            "'.', '_', '@' or '-'")
     check_workspace(workspace)

@@ -30,9 +30,13 @@ def enter(cur: Any, principal: Principal, write_scope: str) -> None:
         raise AccessDenied(f"this credential may not write {write_scope}; its scopes are "
                            f"{', '.join(principal.scopes) or 'none'}")
     try:
+        # An HNSW scan stops after ef_search candidates, and row-level security filters
+        # after it: without an iterative scan a principal with few rows among many others'
+        # would find too few nearest neighbours.
         cur.execute("SELECT set_config('role', %s, true), "
                     "set_config('factstore.read_scopes', %s, true), "
-                    "set_config('factstore.write_scope', %s, true)",
+                    "set_config('factstore.write_scope', %s, true), "
+                    "set_config('hnsw.iterative_scan', 'relaxed_order', true)",
                     (MEMBER_ROLE, ",".join(principal.scopes), write_scope))
     except (psycopg.errors.InvalidParameterValue, psycopg.errors.InsufficientPrivilege) as exc:
         raise SchemaError(f"the database has no usable role {MEMBER_ROLE} for narrowed "

@@ -21,15 +21,17 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator, ValidationError
 from referencing import Registry, Resource
 
 from factstore.errors import InvalidInput
 from factstore.inputs import EARLIEST, LATEST, check_instant, unstorable
 from factstore.timelines.dates import parse_partial
 from factstore.timelines.schema_fast import request_certainly_valid
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator, ValidationError
 
 SCHEMA_PACKAGE = "factstore.timelines.schema"
 FACT_SCHEMA_FILE = "temporal-fact.v1.json"
@@ -138,7 +140,12 @@ def load_schema(name: str) -> dict[str, Any]:
 @cache
 def _validator() -> Draft202012Validator:
     """The envelope validator, built once: the fact schema is reached through a Registry by
-    its $id, exactly as a third-party validator would resolve the published $ref."""
+    its $id, exactly as a third-party validator would resolve the published $ref.
+
+    jsonschema is imported here, on the first validation: its format checkers pull in a
+    grammar compiler that costs seconds, which every CLI call would otherwise pay."""
+    from jsonschema import Draft202012Validator
+
     fact_schema = load_schema(FACT_SCHEMA_FILE)
     request_schema = load_schema(REQUEST_SCHEMA_FILE)
     registry: Registry = Registry().with_resource(
@@ -388,7 +395,7 @@ def _semantic_errors(index: int, fact: dict[str, Any], now: datetime | None) -> 
                               "confidence must be a number between 0 and 1; got NaN"))
 
     observed = fact.get("observed_at")
-    if isinstance(observed, str) and Draft202012Validator.FORMAT_CHECKER.conforms(
+    if isinstance(observed, str) and type(_validator()).FORMAT_CHECKER.conforms(
             observed, "date-time"):
         instant = _to_datetime(observed)
         if instant is None:

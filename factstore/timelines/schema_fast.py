@@ -15,8 +15,6 @@ import re
 from functools import cache
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
 
 @cache
 def _fact_rules() -> tuple[frozenset[str], frozenset[str], dict[str, dict[str, Any]]]:
@@ -40,7 +38,11 @@ def _string_ok(value: object, rule: dict[str, Any]) -> bool:
     if "pattern" in rule and _pattern(rule["pattern"]).search(value) is None:
         return False
     fmt = rule.get("format")
-    return fmt is None or Draft202012Validator.FORMAT_CHECKER.conforms(value, fmt)
+    if fmt is None:
+        return True
+    from jsonschema import Draft202012Validator  # lazily: see format_v1._validator
+
+    return Draft202012Validator.FORMAT_CHECKER.conforms(value, fmt)
 
 
 def _value_ok(value: object, rule: dict[str, Any]) -> bool:
