@@ -226,12 +226,15 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
         return view
 
     @contextmanager
-    def _tx(self, write_scope: str | None = None) -> Iterator[Any]:
+    def _tx(self, write_scope: str | None = None, *, snapshot: bool = False) -> Iterator[Any]:
         """One transaction as the principal (its scopes set for row-level security; rows
         land in ``write_scope``, default its personal scope); psycopg errors become
-        FactStoreErrors."""
+        FactStoreErrors. ``snapshot``: every statement reads one snapshot (REPEATABLE
+        READ), for a read of many statements that concurrent writers must not tear."""
         try:
             with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+                if snapshot:  # must come first: the isolation is fixed at the first query
+                    cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
                 scope = write_scope or self.principal.home
                 scoping.enter(cur, self.principal, scope)
                 keyring = sealed.Keyring(cur, self._master_key)
@@ -369,7 +372,9 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
         k = check_count("k", self.settings.recall_k if k is None else k, 1, 1000)
         vector = self._embed([query])[0]
         when = check_instant("now", now) or _now()
-        with self._tx() as cur:
+        # One snapshot: a fact superseded by a concurrent write between two of recall's
+        # statements would otherwise be read as a candidate and then as superseded.
+        with self._tx(snapshot=True) as cur:
             result = recall_sql.recall(cur, query, vector, k, self.settings, when)
             lines = self._timeline_lines(cur, query, when)
         return dataclasses.replace(result, timelines=lines) if lines else result

@@ -240,7 +240,7 @@ class TimelineTools:
         now = _aware_now(None)
         label, instant = as_of_instant(as_of, now)
         believed = _belief_time(known_at)
-        with self._tx() as cur:
+        with self._tx(snapshot=True) as cur:
             keys = timeline_sql.read_keys(cur, self._read_scopes(user), subject, attribute,
                                           limit)
             if believed is not None:
@@ -260,7 +260,7 @@ class TimelineTools:
         user = self._caller(user)
         now = _aware_now(None)
         label, instant = as_of_instant(as_of or as_of_from_question(question, now), now)
-        with self._tx() as cur:
+        with self._tx(snapshot=True) as cur:
             reads = self._timelines_about(cur, question, user, instant)
         timelines = [read.facts for read in reads]
         return render_brief(question, [(f[0].subject, f[0].attribute, f[0].cardinality, f)
