@@ -83,6 +83,7 @@ def main(argv: list[str] | None = None) -> None:
     os.environ.setdefault("FACTSTORE_MASTER_KEY", base64.b64encode(os.urandom(32)).decode())
     admin = server.embedded_admin_dsn(server.factstore_home(args.home))
     server.drop_database(admin, DATABASE)
+    server.ensure_database(admin, DATABASE)
     model = LocalEmbedder()
     sentences = make_sentences(args.facts, seed=7)
     questions = [s for _, s in sentences[:QUESTIONS]]
