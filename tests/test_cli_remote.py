@@ -52,7 +52,9 @@ def test_the_cli_through_the_server_prints_what_it_prints_in_process(
     for args in (("facts", "show", "--subject", "system/ci"),
                  ("facts", "brief", "what runner does ci use?"),
                  ("--json", "facts", "show", "--subject", "system/ci", "--as-of", "2025"),
-                 ("facts", "show", "--subject", "system/ci", "--markdown")):
+                 ("facts", "show", "--subject", "system/ci", "--markdown"),
+                 ("recall", "what runner does ci use?"), ("--json", "recall", "ci runner"),
+                 ("conflicts",), ("questions", "list"), ("describe",)):
         remote = _run(monkeypatch, served, "owner", *args)
         local = _run(monkeypatch, served, None, *args)
         assert remote.exit_code == local.exit_code == 0, (remote.output, local.output)
@@ -112,3 +114,20 @@ def test_results_rebuild_from_their_json() -> None:
                             continuations=(GroupContinuation(7, (1, 2), (3,)),))
     rebuilt = from_jsonable(RecallResult, json.loads(json.dumps(to_jsonable(recalled))))
     assert rebuilt == recalled and rebuilt.continuations[0].call == "contradiction_group(7)"
+
+
+def test_a_nan_similarity_travels_as_null_and_comes_back_as_nan() -> None:
+    """Recall leaves NaN as the similarity of an item no vector found; the server sends
+    strict JSON (null), and the CLI rebuilds NaN, so it prints what it prints in-process."""
+    import math
+
+    from factstore.labels import DOCUMENT_LABEL
+    from factstore.results import RecallItem
+    from factstore.service.catalogue import as_json
+
+    recalled = RecallResult(query="q", layer="document", best_fact_similarity=None,
+                            items=(RecallItem(DOCUMENT_LABEL, float("nan")),))
+    sent = json.dumps(as_json(recalled), allow_nan=False)  # raises on a NaN token
+    assert json.loads(sent)["items"][0]["similarity"] is None
+    rebuilt = from_jsonable(RecallResult, json.loads(sent))
+    assert math.isnan(rebuilt.items[0].similarity) and rebuilt.best_fact_similarity is None

@@ -169,3 +169,16 @@ def test_any_body_on_any_route_is_answered_never_crashes_and_refusals_write_noth
         error = answer.json()["error"]
         assert error["message"] and error["code"]
         assert served.store.row_counts() == before, (name, body)
+
+
+def test_a_fault_inside_factstore_is_a_500_in_the_error_shape(served, http, monkeypatch) -> None:
+    def broken(*_: object, **__: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(type(served.store), "describe", broken)
+    answer = http.post("/v1/tools/describe", headers=served.auth("owner"))
+    assert answer.status_code == 500
+    assert answer.json()["error"] == {"code": "internal", "type": "RuntimeError",
+                                      "message": "internal error: a bug"}
+    monkeypatch.undo()
+    assert http.post("/v1/tools/describe", headers=served.auth("owner")).status_code == 200

@@ -44,7 +44,9 @@ def from_jsonable(kind: Any, value: Any) -> Any:
     ``to_jsonable`` for the store's result types."""
     origin = typing.get_origin(kind)
     if value is None:
-        return None
+        # JSON has no NaN: the server sends a float the store left NaN (recall's similarity
+        # of an item no vector found) as null; a field that is never None gets it back
+        return float("nan") if kind is float else None
     if kind is Any or kind is object:
         return value
     if origin in (typing.Union, types.UnionType):

@@ -3,8 +3,8 @@ shared) and serves it through two doors, MCP (stdio or streamable HTTP) and HTTP
 each call as the principal of its token.
 
 The names below are imported on first use: the CLI's remote client reads only the tool
-catalogue, and importing FastAPI, uvicorn and the MCP SDK would add about half a second to
-every CLI call made through a server.
+catalogue, and importing FastAPI, pydantic and the MCP SDK with it added over a second to every
+CLI call made through a server (docs/performance.md, "Warm recall through the server").
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ scope: the principal is the scope. Results are plain JSON.
 from __future__ import annotations
 
 import inspect
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +18,7 @@ from factstore.cli.formatting import to_jsonable
 from factstore.service.notes import keep_note
 from factstore.store import Store
 
-__all__ = ["TOOLS", "Tool", "note"]
+__all__ = ["TOOLS", "Tool", "as_json", "note"]
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,24 @@ class Tool:
         return list(inspect.signature(self.fn).parameters.values())[1:]
 
     def call(self, store: Store, arguments: dict[str, Any]) -> Any:
-        return to_jsonable(self.fn(store, **arguments))
+        return as_json(self.fn(store, **arguments))
+
+
+def as_json(value: Any) -> Any:
+    """A result as strict JSON: the CLI's ``to_jsonable``, with NaN and infinities as null.
+    Recall gives NaN as the similarity of an item no vector found (a fact found by its
+    words); Python's json would write the token ``NaN``, which strict parsers refuse."""
+    return _finite(to_jsonable(value))
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return value
 
 
 # -- the seed's nine tools ---------------------------------------------------------------
@@ -63,42 +81,49 @@ def remember(store: Store, text: str, source_ref: str | None = None,
 def recall(store: Store, query: str, k: int | None = None) -> Any:
     """Search memory for a question: facts and their source documents, by meaning and by
     words, each labeled honestly (current, last known, contested with its partner, weak
-    match, history). Read the labels before answering from an item."""
+    match, history). Read the labels before answering from an item. Returns the layer that
+    answered and the items (label, similarity, the fact and/or its document); ``k`` caps
+    the items (default the store's setting)."""
     return store.recall(query, k=k)
 
 
 def resolve_conflict(store: Store, conflict_id: int, winner_id: int, reasoning: str) -> Any:
     """Close an open conflict by naming which of its two facts wins; the other is
-    superseded, with ``reasoning`` kept in its history."""
+    superseded, with ``reasoning`` kept in its history. Ids come from open_conflicts or
+    from a remember interrupt. Returns the closed conflict."""
     return store.resolve_conflict(conflict_id, winner_id, reasoning)
 
 
 def resolve_both_stand(store: Store, conflict_id: int, reasoning: str) -> Any:
     """Close an open conflict whose two facts are both true (different wording, scope or
-    time); neither is superseded."""
+    time); neither is superseded. Returns the closed conflict."""
     return store.resolve_both_stand(conflict_id, reasoning)
 
 
 def open_conflicts(store: Store) -> Any:
     """The open conflicts: pairs of facts that contradict each other and wait for a
-    decision (resolve_conflict or resolve_both_stand)."""
+    decision (resolve_conflict or resolve_both_stand). Returns a list of conflicts, each
+    with its id, both facts (fact_a, fact_b), lane and what differs."""
     return list(store.open_conflicts())
 
 
 def registry_query(store: Store, topic: str) -> Any:
     """How a free-text topic maps onto the governed tag registry: the canonical tag it
-    resolves to (through aliases), or why it does not."""
+    resolves to (through aliases), or why it does not. Use it before tagging, to reuse an
+    existing tag. Returns the resolution (tag, and via: alias, exact, leaf-name, minted or
+    unresolved) and the registry's matching tags."""
     return store.registry_query(topic)
 
 
 def registry_add_leaf(store: Store, tag: str, description: str | None = None) -> Any:
     """Add a leaf tag under an existing parent ('ops.ci.flaky' under 'ops.ci'). A bare tag
-    is refused: new roots go through registry_propose_root."""
+    is refused: new roots go through registry_propose_root. Returns the tag and whether it was created."""
     return store.registry_add_leaf(tag, description)
 
 
 def registry_propose_root(store: Store, tag: str, description: str | None = None) -> Any:
-    """Propose a new root tag; it waits in the candidate queue for a person to approve."""
+    """Propose a new root tag; it waits in the candidate queue for a person to approve
+    (agents never approve roots). Returns the candidate."""
     return store.registry_propose_root(tag, description)
 
 

@@ -9,6 +9,7 @@ the store as that token's principal. No route takes a scope. Errors are
 
 import contextlib
 import inspect
+import logging
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -18,14 +19,15 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, create_model
 
 from factstore import __version__
-from factstore.cli.formatting import to_jsonable
 from factstore.errors import FactStoreError, InvalidToken
-from factstore.service.catalogue import TOOLS, Tool
+from factstore.service.catalogue import TOOLS, Tool, as_json
 from factstore.service.errors import error_body, status_of
 from factstore.service.mcp_tools import build_mcp
 from factstore.store import Store
 
 __all__ = ["create_app", "store_for_token"]
+
+logger = logging.getLogger("factstore.service")
 
 
 def store_for_token(store: Store, authorization: str | None) -> Store:
@@ -98,6 +100,19 @@ def create_app(store: Store) -> FastAPI:
         status, _ = status_of(exc)
         return JSONResponse(error_body(exc), status_code=status)
 
+    @app.middleware("http")
+    async def crashed(request: Request, call_next: Any) -> Any:
+        # A fault in factstore itself: still the error shape, and the connection kept (an
+        # exception handler for Exception answers but then re-raises, and the server drops
+        # the client's kept-alive connection); the traceback goes to the server's log.
+        try:
+            return await call_next(request)
+        except Exception as exc:  # noqa: BLE001 - the last line of defence, logged
+            logger.exception("internal error in %s %s", request.method, request.url.path)
+            return JSONResponse({"error": {"code": "internal", "type": type(exc).__name__,
+                                           "message": f"internal error: {exc}"}},
+                                status_code=500)
+
     @app.exception_handler(RequestValidationError)
     async def malformed(_: Request, exc: RequestValidationError) -> JSONResponse:
         violations = [{"path": ".".join(str(p) for p in e["loc"][1:]) or "body",
@@ -125,7 +140,7 @@ def create_app(store: Store) -> FastAPI:
         """Write format v1 facts; 422 with every violation when any fact is invalid
         (``facts/invalid``, ``facts/cardinality-mismatch``), nothing written."""
         # {"document_id", "facts": [{id, outcome, fact, redactions}]}
-        return to_jsonable(view.write_facts(request.model_dump()))
+        return as_json(view.write_facts(request.model_dump()))
 
     @app.post("/v1/facts/{fact_id}/retract", tags=["facts"])
     def post_retract(fact_id: int, view: View,
