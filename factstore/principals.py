@@ -23,14 +23,13 @@ from dataclasses import dataclass
 from factstore.errors import AccessDenied, InvalidInput
 
 __all__ = [
-    "KINDS", "LOCAL_WORKSPACE", "SHARED", "Principal", "check_scope_name", "fold",
-    "local_owner", "personal_scope", "shared_scope", "split_scope",
+    "LOCAL_WORKSPACE", "SHARED", "Principal", "check_scope_name", "check_workspace", "fold",
+    "local_owner", "personal_scope", "scope_kind", "shared_scope", "split_scope",
 ]
 
 LOCAL_WORKSPACE = "local"
 #: the workspace's shared memory, where ``shared: true`` writes land
 SHARED = "shared-main"
-KINDS = ("user", "channel", "shared")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 _LOCAL = re.compile(r"^(user|channel|shared)-[a-z0-9][a-z0-9-]{0,63}$")
 _SLUG = re.compile(r"[^a-z0-9-]+")

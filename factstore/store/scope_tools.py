@@ -74,9 +74,7 @@ class ScopeTools:
                 raise InvalidInput(f"scope {scope} is sealed already; rotate_key makes a new "
                                    "key version")
             _add_key(cur, master, scope, 1)
-            keyring = sealed.current()
-            assert keyring is not None
-            return KeyChange(scope, 1, sealed.seal_pending(cur, keyring, scope, 1))
+            return KeyChange(scope, 1, sealed.seal_pending(cur, sealed.required(), scope, 1))
 
     def rotate_key(self, scope: str) -> KeyChange:
         """Re-seal every sealed row of a scope under a new key version; the old versions are
@@ -91,8 +89,7 @@ class ScopeTools:
                 raise InvalidInput(f"scope {scope} is not sealed; seal_scope seals it")
             new = versions[-1] + 1
             _add_key(cur, master, scope, new)
-            keyring = sealed.current()
-            assert keyring is not None
+            keyring = sealed.required()
             count = sum(sealed.reseal(cur, keyring, scope, old, new) for old in versions)
             count += sealed.seal_pending(cur, keyring, scope, new)
             cur.execute("DELETE FROM scope_keys WHERE access_scope = %s AND version <> %s",

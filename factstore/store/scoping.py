@@ -3,7 +3,7 @@
 The store's owner is the database owner and reads every scope; its rows land in the write
 scope. A narrowed principal's transaction switches to the role ``factstore_member`` with
 its scopes set, so row-level security reads and writes only those: a query that forgot a
-scope filter still sees nothing else. All three settings are transaction-local
+scope filter still sees nothing else. Every setting is transaction-local
 (``set_config(..., true)``), so a pooled connection never carries them to the next caller.
 """
 

@@ -72,6 +72,14 @@ def current() -> Keyring | None:
     return _CURRENT.get()
 
 
+def required() -> Keyring:
+    """The transaction's keyring (every Store transaction binds one)."""
+    keyring = _CURRENT.get()
+    if keyring is None:
+        raise SealError("sealing needs a store transaction")
+    return keyring
+
+
 def bind(keyring: Keyring | None) -> contextvars.Token:
     return _CURRENT.set(keyring)
 
