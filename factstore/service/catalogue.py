@@ -33,8 +33,9 @@ class Tool:
         return inspect.getdoc(self.fn) or self.name
 
     def params(self) -> list[inspect.Parameter]:
-        """The caller's parameters (the store is the server's, never the caller's)."""
-        return list(inspect.signature(self.fn).parameters.values())[1:]
+        """The caller's parameters, annotations evaluated (the store is the server's, never
+        the caller's): what both doors build their schemas from."""
+        return list(inspect.signature(self.fn, eval_str=True).parameters.values())[1:]
 
     def call(self, store: Store, arguments: dict[str, Any]) -> Any:
         return as_json(self.fn(store, **arguments))

@@ -68,7 +68,7 @@ class RetractRequest(BaseModel):
 def _body_model(tool: Tool) -> type[BaseModel]:
     """A request body model from the tool's signature, so OpenAPI documents each tool."""
     fields: dict[str, Any] = {}
-    for param in list(inspect.signature(tool.fn, eval_str=True).parameters.values())[1:]:
+    for param in tool.params():
         default = ... if param.default is inspect.Parameter.empty else param.default
         fields[param.name] = (param.annotation, default)
     return create_model(f"{tool.name.title().replace('_', '')}Args", **fields,

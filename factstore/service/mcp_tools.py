@@ -40,8 +40,7 @@ def _tool_error(exc: FactStoreError) -> ToolError:
 def _wrapper(tool: Tool, store_for: Callable[[Context], Store]) -> Callable[..., str]:
     """The tool as MCP sees it: its own parameters plus the request context, answering a
     JSON text."""
-    signature = inspect.signature(tool.fn, eval_str=True)
-    params = list(signature.parameters.values())[1:]
+    params = tool.params()
 
     def run(ctx: Context, **arguments: Any) -> str:
         try:
@@ -50,8 +49,8 @@ def _wrapper(tool: Tool, store_for: Callable[[Context], Store]) -> Callable[...,
             raise _tool_error(exc) from exc
 
     context = inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context)
-    run.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        parameters=[*params, context], return_annotation=str)
+    run.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [*params, context], return_annotation=str)
     run.__annotations__ = {p.name: p.annotation for p in params} | {"ctx": Context,
                                                                     "return": str}
     run.__name__ = tool.name
