@@ -23,7 +23,7 @@ from factstore import Settings, Store
 from factstore.embedders.base import Embedder
 from factstore.errors import InvalidInput
 from factstore.extractors.base import Extractor
-from factstore.store import server
+from factstore.store import server, templates
 
 __all__ = ["run_eval"]
 
@@ -53,7 +53,7 @@ class _Throwaways:
         """A fresh store on a new, empty database."""
         name = f"eval_{self._token}_{next(self._counter)}"
         admin = self.admin()
-        server.ensure_database(admin, name)
+        templates.fresh_database(admin, name, self._embedder)
         # Recorded before opening, so a failed open still has its database dropped.
         self.databases.append(name)
         store = Store.open(server.with_database(admin, name), embedder=self._embedder,

@@ -160,3 +160,7 @@ class InvalidToken(AccessDenied):
 class SealError(FactStoreError):
     """A sealed value could not be opened or sealed: a wrong key, a wrong binding (scope,
     row id, key version), a tampered ciphertext, a destroyed key or no master key."""
+
+
+class AttributeNotFound(NotFound):
+    """No such key in the attribute registry."""

@@ -64,6 +64,8 @@ class Fact:
     event_at_source: str | None = None
     #: how sure the source or the extractor was, when it said (timeline facts carry one)
     confidence: float | None = None
+    #: a timeline fact's attribute (its subject is ``subject``); None for every other fact
+    attribute: str | None = None
 
     grain = "fact"
 
@@ -170,6 +172,11 @@ class RememberResult:
     dropped: tuple[DroppedFact, ...]
     #: why the capture went to the documents layer only (e.g. 'index-page'), else None
     gated: str | None = None
+    #: the timeline facts the compiler wrote or found again: (fact id, 'created' |
+    #: 'corroborated' | 'unchanged')
+    timeline: tuple[tuple[int, str], ...] = ()
+    #: the statements the compiler read and refused, each "reason: quote"
+    compile_refusals: tuple[str, ...] = ()
 
     @property
     def facts(self) -> tuple[Fact, ...]:
@@ -253,6 +260,9 @@ class RecallResult:
     best_fact_similarity: float | None
     #: the lines of the timelines the query is about, read as of the time it names
     timelines: tuple[str, ...] = ()
+    #: the same timelines as TimelineKeys (factstore.timelines.model), first in what recall
+    #: serves: each key's current value(s) at that time, and its history ("was ... until")
+    answers: tuple[Any, ...] = ()
     #: contradiction groups with more co-members than were served inline: each names the
     #: rest and the call that returns them (a contested side is never served alone)
     continuations: tuple[Any, ...] = ()
@@ -402,6 +412,9 @@ class Description:
     current_claims: int = 0
     #: sources removed (Store.remove_source) and not restored
     removed_sources: int = 0
+    #: timeline facts (format v1 writes and what the compiler read) by verdict; the kind
+    #: counts above are the kind layer's own
+    timeline_facts_by_verdict: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
+import pytest
 
 from factstore import Store
 from factstore.backfill import FactRecord
@@ -230,6 +231,7 @@ def deadlocks(store: Store) -> int:
         return cur.fetchone()["deadlocks"]
 
 
+@pytest.mark.empty_database
 def test_mixed_writers_never_deadlock_and_leave_consistent_state(admin_dsn, database,
                                                                   embedder):
     dsn = server.with_database(admin_dsn, database)

@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from factstore import Store
 from factstore.store import server
 from tests.helpers import HashEmbedder
@@ -39,6 +41,7 @@ def chunk(i: int) -> list[dict]:
             for j in range(CHUNK)]
 
 
+@pytest.mark.empty_database
 def test_a_killed_backfill_leaves_only_whole_chunks(admin_dsn: str, database: str) -> None:
     dsn = server.with_database(admin_dsn, database)
     Store.open(dsn, embedder=HashEmbedder()).close()  # migrate before the writer races

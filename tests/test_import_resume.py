@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from factstore import Store
 from factstore.backfill import FactRecord, record_key
@@ -51,6 +52,7 @@ def test_the_key_is_stable_and_tells_records_apart() -> None:
     assert record_key(b) != record_key(FactRecord(**{**b.__dict__, "quote": "other"}))
 
 
+@pytest.mark.empty_database
 def test_a_rerun_and_a_repeated_record_write_nothing_new(admin_dsn, database) -> None:
     records = export(300)
     with Store.open(server.with_database(admin_dsn, database), embedder=HashEmbedder()) as store:

@@ -58,6 +58,7 @@ def test_the_store_refuses_an_embedder_of_another_dimension(open_store):
             open_store(embedder=OllamaEmbedder(host=standin.host))
 
 
+@pytest.mark.empty_database
 def test_an_ollama_embedded_store_works_end_to_end(admin_dsn, database):
     with OllamaStandIn(dim=768) as standin:
         extractor = ScriptedExtractor()

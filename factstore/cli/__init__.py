@@ -13,6 +13,7 @@ The package, one module per concept:
 - ``render``     the rich renderers shared by the core commands and ``factstore.demo``
 - ``commands``   describe, remember, recall, conflicts, resolve, both-stand, fact, demo
 - ``tags``       the ``tags`` sub-app (the tag registry)
+- ``attributes`` the ``attributes`` sub-app (the compiler's attribute registry, its log)
 - ``questions``  the ``questions`` sub-app (the triage queue)
 - ``facts``      the ``facts`` sub-app (bi-temporal timelines)
 - ``evals``      the ``eval`` sub-app (run, record and compare eval suites)
@@ -29,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 # Importing ``commands`` registers the core commands on ``app``; the sub-apps are added below.
+from factstore.cli.attributes import attributes_app
 from factstore.cli.commands import DEMO_DATABASE
 from factstore.cli.entities import entities, entity  # noqa: F401  (register the commands)
 from factstore.cli.evals import evals_app
@@ -63,6 +65,7 @@ __all__ = [
 
 # The sub-apps, in the order ``factstore --help`` lists them (after the core commands).
 app.add_typer(tags_app, name="tags")
+app.add_typer(attributes_app, name="attributes")
 app.add_typer(questions_app, name="questions")
 app.add_typer(facts_app, name="facts")
 app.add_typer(evals_app, name="eval")

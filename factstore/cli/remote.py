@@ -95,8 +95,10 @@ def _loose_fields() -> dict[type, dict[str, Any]]:
     type each really holds, so they rebuild as that type and not as a dict."""
     from factstore.groups import GroupContinuation
     from factstore.results import RecallResult
+    from factstore.timelines.model import TimelineKey
 
-    return {RecallResult: {"continuations": tuple[GroupContinuation, ...]}}
+    return {RecallResult: {"continuations": tuple[GroupContinuation, ...],
+                           "answers": tuple[TimelineKey, ...]}}
 
 
 def _error(body: Any, status: int) -> FactStoreError:

@@ -67,6 +67,8 @@ class GlobalOptions:
     json: bool = False
     #: entity resolution's T4: rules | ollama | ollama:<model>
     resolver: str = "rules"
+    #: what reads plain statements into timelines: parser | none | ollama[:model]
+    compiler: str = "parser"
 
 
 @dataclass
@@ -98,13 +100,15 @@ def open_local_store(options: GlobalOptions, *, embedder: Embedder | None = None
                      extractor: Extractor | None = None, pool_size: int = 4) -> Store:
     """The store in this process (what ``factstore serve`` itself opens, with a larger
     pool: its requests run concurrently)."""
+    from factstore.compiler import compiler_from_name
     from factstore.entities.resolvers import resolver_from_name
 
     return Store.open(
         options.dsn, home=options.home, database=options.database,
         embedder=embedder or embedder_from_name(options.embedder),
         extractor=extractor or extractor_from_name(options.extractor),
-        resolver=resolver_from_name(options.resolver), pool_size=pool_size)
+        resolver=resolver_from_name(options.resolver), pool_size=pool_size,
+        compiler=compiler_from_name(options.compiler))
 
 
 def _state(ctx: typer.Context) -> CliState:
@@ -239,13 +243,16 @@ def _global_options(
         "--json", help="Machine-readable JSON output for every command.")] = False,
     resolver: Annotated[str, typer.Option(
         help="Entity resolution's T4 decision: rules | ollama | ollama:<model>.")] = "rules",
+    compiler: Annotated[str, typer.Option(
+        help="What reads plain statements into timelines as they are remembered: parser "
+             "(offline, the default) | none | ollama | ollama:<model>.")] = "parser",
     version: Annotated[bool, typer.Option(
         "--version", is_eager=True, callback=_print_version,
         help="Print factstore's version and exit.")] = False,
 ) -> None:
     """Global options shared by every command."""
     ctx.obj = CliState(GlobalOptions(home, dsn, database, embedder, extractor, json_output,
-                                     resolver=resolver), _console())
+                                     resolver=resolver, compiler=compiler), _console())
 
 
 def _console() -> Console:

@@ -48,5 +48,8 @@ def keep_note(store: Store, body: str, facts: list[dict[str, Any]] | None = None
         cited = [{**f, "source": f.get("source") or ref} if isinstance(f, dict) else f
                  for f in facts]
         written = store.write_facts({"format": 1, "facts": cited, "shared": shared})
-    remembered = store.remember(body, source_ref=ref, source_type=NOTE_SOURCE_TYPE)
+    # a note that carries its facts was compiled by its writer: its body is not compiled
+    # again (a second, less precise reading of the same values)
+    remembered = store.remember(body, source_ref=ref, source_type=NOTE_SOURCE_TYPE,
+                                compile=not facts)
     return {"note": ref, "facts": written, "remembered": remembered}

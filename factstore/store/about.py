@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from factstore.compiler.vocabulary import QUESTION_WORDS
+from factstore.store import attributes as attribute_sql
 from factstore.timelines import about
 
 
@@ -106,6 +108,9 @@ def keys_about(cur: Any, question: str, scopes: Sequence[str], me: str | None
     """The (subject, attribute) keys in ``scopes`` the question is about, sorted: what
     ``about.keys_about(question, <every key of the scopes>, me)`` answers."""
     candidates = about.attribute_candidates(question)
+    candidates += about.registry_candidates(question, attribute_sql.snapshot(cur),
+                                            QUESTION_WORDS)
+    candidates = list(dict.fromkeys(candidates))
     if not candidates:
         return []
     found = some_subjects(cur, candidates, scopes)
@@ -113,8 +118,15 @@ def keys_about(cur: Any, question: str, scopes: Sequence[str], me: str | None
         return []
     attributes = sorted({attribute for _, attribute in found})
     found += named_subjects(cur, question, attributes, scopes)
-    if me is not None and about.mentions_me(question):
-        found += [(me, attribute) for attribute in held_by(cur, me, attributes, scopes)]
+    asking = set()
+    if me is not None and (about.mentions_me(question) or about.mentions_we(question)):
+        asking |= {me, about.group_of(me)}
+    # a named person's group: what their "we" said (compiler/subjects.py)
+    asking |= {about.group_of(s) for s, _ in found
+               if about.subject_mentioned(s, question) and not s.endswith(about.GROUP_SUFFIX)}
+    for subject in sorted(asking):
+        found += [(subject, attribute) for attribute in held_by(cur, subject, attributes,
+                                                                scopes)]
     return about.keys_about(question, found, me)
 
 

@@ -55,7 +55,7 @@ class BulkTools:
         prepared = []
         for index, (text, fields) in enumerate(items):
             try:
-                prepared.append(self._capture_of(text, **fields))  # type: ignore[attr-defined]
+                prepared.append(self._capture_of(text, **fields, batch=True))  # type: ignore[attr-defined]
             except InvalidInput as exc:
                 raise InvalidInput(f"captures[{index}]: {exc}; nothing was written") from None
         batches = [prepared[i:i + batch_size] for i in range(0, len(prepared), batch_size)]

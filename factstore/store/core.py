@@ -26,6 +26,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from factstore import sealing
 from factstore.backfill import FactRecord, check_record, redact_record
 from factstore.captures import check_capture
+from factstore.compiler.base import Compiler
 from factstore.embedders.base import Embedder
 from factstore.entities.resolution import Resolver, RuleResolver
 from factstore.errors import (
@@ -40,6 +41,7 @@ from factstore.errors import (
     SchemaError,
 )
 from factstore.extractors.base import ExtractionContext, Extractor
+from factstore.extractors.turns import split_turns
 from factstore.inputs import (
     MAX_NOTE,
     MAX_QUERY,
@@ -47,6 +49,7 @@ from factstore.inputs import (
     MAX_TAG,
     check_choice,
     check_count,
+    check_flag,
     check_id,
     check_instant,
     check_text,
@@ -74,14 +77,17 @@ from factstore.results import (
     TagInfo,
 )
 from factstore.settings import Settings
+from factstore.store import attributes as attribute_sql
+from factstore.store import compiling, retry, scoping, sealed, server
 from factstore.store import conflicts as conflict_sql
+from factstore.store import entities as entity_sql
 from factstore.store import imports as import_sql
 from factstore.store import questions as question_sql
 from factstore.store import recall as recall_sql
 from factstore.store import remember as remember_sql
-from factstore.store import retry, scoping, sealed, server
 from factstore.store import tags as tag_sql
 from factstore.store.bulk_tools import BulkTools
+from factstore.store.compiler_tools import CompilerTools
 from factstore.store.credential_tools import CredentialTools
 from factstore.store.diagnostic_tools import DiagnosticTools
 from factstore.store.entity_tools import EntityTools
@@ -94,6 +100,7 @@ from factstore.store.server_tuning import SERVER_SETTINGS
 from factstore.store.subjects import read_unread_subjects
 from factstore.store.testimony_tools import TestimonyTools
 from factstore.store.timeline_tools import TimelineTools, default_user
+from factstore.timelines.subjects import resolve_me
 from factstore.writepath.prepare import prepare_capture
 
 TOOLS = (
@@ -107,6 +114,7 @@ TOOLS = (
     "reject_merge", "relations", "neighbours", "mentions", "refresh_profiles", "chain",
     "set_entity_attribute", "create_token", "list_tokens", "revoke_token",
     "scopes", "seal_scope", "rotate_key", "forget_scope",
+    "attributes", "merge_attribute", "add_attribute_alias", "compile_log",
 )
 #: How many imported records commit together (each chunk whole, and skipped on a re-run).
 IMPORT_CHUNK = 1000
@@ -116,17 +124,21 @@ MAX_IMPORT_CHUNK = 1_000_000
 
 
 class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTools,
-            TestimonyTools, EntityTools, CredentialTools, ScopeTools):
+            TestimonyTools, EntityTools, CredentialTools, ScopeTools, CompilerTools):
     """A fact store on Postgres + pgvector. Open with ``Store.open()``; close when done."""
 
     def __init__(self, pool: ConnectionPool, dsn: str, embedder: Embedder, extractor: Extractor,
                  settings: Settings, path_exists: Callable[[str], bool],
-                 user_id: str | None = None, resolver: Resolver | None = None) -> None:
+                 user_id: str | None = None, resolver: Resolver | None = None,
+                 compiler: Compiler | None = None) -> None:
         self.user_id = user_id or default_user()
         #: who is asking: the local owner in-process, a token's principal in a server view
         self.principal: Principal = local_owner(self.user_id)
         #: T4 of entity resolution: the offline rule resolver, or a model (entities/resolvers)
         self.resolver: Resolver = resolver if resolver is not None else RuleResolver()
+        #: what turns plain statements into timeline facts on the write path: the offline
+        #: parser compiler, a model (compiler/ollama.py), or None (no compiling)
+        self.compiler: Compiler | None = compiler
         self._pool = pool
         self._dsn = dsn
         self.embedder = embedder
@@ -147,7 +159,8 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
              database: str | None = None, embedder: Embedder | None = None,
              extractor: Extractor | None = None, settings: Settings | None = None,
              path_exists: Callable[[str], bool] | None = None, pool_size: int = 4,
-             user_id: str | None = None, resolver: Resolver | None = None) -> Store:
+             user_id: str | None = None, resolver: Resolver | None = None,
+             compiler: Compiler | None | str = "default") -> Store:
         """Open (creating and migrating if needed) a store.
 
         With no ``dsn`` (and no ``FACTSTORE_DSN``) an embedded Postgres is started or reused
@@ -155,8 +168,13 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
         database on that server (created if missing; default ``$FACTSTORE_DATABASE`` or
         ``factstore``). The embedder defaults to the local MiniLM model, the extractor to the
         parser-based scribe (``parser/v1``), settings to ``Settings.from_env()``. ``user_id`` is whose ``me``
-        timeline subjects mean (default ``$FACTSTORE_USER_ID`` or the OS user).
+        timeline subjects mean (default ``$FACTSTORE_USER_ID`` or the OS user). ``compiler``
+        turns plain statements into timeline facts as they are remembered: the offline
+        ``compiler/parser-v1`` by default, a model compiler, or None for none.
         """
+        if compiler == "default":
+            from factstore.compiler.offline import ParserCompiler
+            compiler = ParserCompiler()
         if embedder is None:
             from factstore.embedders.local import LocalEmbedder
             embedder = LocalEmbedder()
@@ -176,7 +194,7 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
         except PoolTimeout as exc:
             raise DatabaseUnavailable(f"could not connect to {server.redact(target)}") from exc
         store = cls(pool, target, embedder, extractor, settings, path_exists or os.path.exists,
-                    user_id, resolver)
+                    user_id, resolver, compiler)  # type: ignore[arg-type]
         store.home = home
         return store
 
@@ -272,10 +290,15 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
     def describe(self) -> Description:
         """The store's shape: counts by kind and verdict, conflicts, registry, queue, config."""
         with self._tx() as cur:
-            cur.execute("SELECT kind, verdict, count(*) AS n FROM facts GROUP BY 1, 2")
+            cur.execute("SELECT kind, verdict, attribute IS NOT NULL AS timeline, "
+                        "count(*) AS n FROM facts GROUP BY 1, 2, 3")
             by_kind: dict[str, dict[str, int]] = {k.value: {} for k in Kind}
+            timeline: dict[str, int] = {}
             for row in cur.fetchall():
-                by_kind[row["kind"]][row["verdict"]] = row["n"]
+                if row["timeline"]:
+                    timeline[row["verdict"]] = row["n"]
+                else:
+                    by_kind[row["kind"]][row["verdict"]] = row["n"]
             cur.execute(
                 "SELECT (SELECT count(*) FROM documents) AS documents, "
                 "(SELECT count(*) FROM conflicts WHERE status = 'open') AS open_conflicts, "
@@ -304,20 +327,25 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
             pending_candidate_roots=row["roots"], open_questions=questions,
             settings=self.settings.as_dict(), tools=TOOLS, server_settings=server_settings,
             claims=row["claims"], current_claims=row["current_claims"],
-            removed_sources=row["removed"])
+            removed_sources=row["removed"], timeline_facts_by_verdict=timeline)
 
     def remember(self, text: str, *, source_type: str = "utterance",
                  source_ref: str | None = None, said_at: datetime | str | None = None,
                  captured_by: str | None = None,
-                 captured_at: datetime | str | None = None) -> RememberResult:
+                 captured_at: datetime | str | None = None,
+                 compile: bool = True) -> RememberResult:
         """Run one capture through the write path; returns every fact's outcome.
 
         The capture lands in the documents layer exactly once per source lineage, whatever
         it yields. ``captured_at`` (default now) lets a backfill keep original capture times.
+        The compiler reads its property statements into timelines unless ``compile`` is
+        False (the caller wrote the capture's timeline facts itself: a note's facts array).
         """
+        check_flag("compile", compile)
         capture, prepared = self._capture_of(text, source_type=source_type,
                                              source_ref=source_ref, said_at=said_at,
-                                             captured_by=captured_by, captured_at=captured_at)
+                                             captured_by=captured_by, captured_at=captured_at,
+                                             compile=compile)
         statements = [f.statement for f in prepared.facts]
         # The model reads a text's first few hundred tokens; tokenising a 1 MB capture whole
         # only to cut it there took seconds, so it is given the head it reads. And apart from
@@ -330,9 +358,12 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
     def _capture_of(self, text: str, *, source_type: str = "utterance",
                     source_ref: str | None = None, said_at: datetime | str | None = None,
                     captured_by: str | None = None, captured_at: datetime | str | None = None,
-                    extract: bool = True) -> tuple[remember_sql.Capture, Any]:
+                    extract: bool = True, batch: bool = False, compile: bool = True
+                    ) -> tuple[remember_sql.Capture, Any]:
         """A capture checked, redacted and (unless ``extract`` is False: then None)
-        extracted: everything before its embedding."""
+        extracted and compiled: everything before its embedding. A ``batch`` row that says
+        neither when it was said nor when it was captured has no time of its own: the
+        compiler refuses to date its statements by the day of the run (seed 002 §9)."""
         checked = check_capture(text, source_type=source_type, source_ref=source_ref,
                                 said_at=said_at, captured_by=captured_by,
                                 captured_at=captured_at)
@@ -346,10 +377,35 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
         context = ExtractionContext(kind_of_source, source_ref, said, captured_by)
         prepared = (prepare_capture(text, context, self.extractor, self.settings)
                     if extract else None)
+        timed = said or (checked.captured_at if batch else captured)
+        if prepared is not None and self.compiler is not None and compile and \
+                not prepared.gate.is_index_page:
+            existing = (self._existing_for(text, prepared)
+                        if getattr(self.compiler, "wants_existing", False) else ())
+            prepared = dataclasses.replace(
+                prepared, compilation=self.compiler.compile(text, timed or captured, existing))
         capture = remember_sql.Capture(text, kind_of_source, source_ref, said, captured_by,
                                        captured, scribe=getattr(self.extractor, "name", None),
-                                       redacted=secrets)
+                                       redacted=secrets, compile_time=timed)
         return capture, prepared
+
+    def _existing_for(self, text: str, prepared: Any) -> list[Any]:
+        """What a model compiler is shown before its call: the current timeline facts of
+        the owner, the capture's speakers, their groups and the names its facts mention."""
+        me = resolve_me("me", self.user_id)
+        speakers = {t.speaker for t in split_turns(text) if t.speaker}
+        names = {m.name for f in prepared.facts for m in f.mentions} | speakers
+        with self._tx() as cur:
+            subjects = {me, me + "-group"}
+            for name in sorted(names):
+                for found in entity_sql.find(cur, name):
+                    cur.execute("SELECT timeline_subject FROM entities WHERE id = %s",
+                                (found,))
+                    row = cur.fetchone()
+                    if row and row["timeline_subject"]:
+                        subjects |= {row["timeline_subject"],
+                                     row["timeline_subject"] + "-group"}
+            return compiling.existing_for(cur, sorted(subjects))
 
     @retry.retry_transient
     def _write_capture(self, capture: remember_sql.Capture, prepared: Any,
@@ -360,7 +416,8 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
             if not wait_for_disk:  # a bulk call: made durable once, at its end (_flush)
                 cur.execute("SET LOCAL synchronous_commit = off")
             return remember_sql.write_capture(cur, capture, prepared, vectors[0], vectors[1:],
-                                              self.settings, self._path_exists, self.resolver)
+                                              self.settings, self._path_exists, self.resolver,
+                                              owner=resolve_me("me", self.user_id))
 
     def recall(self, query: str, *, k: int | None = None,
                now: datetime | str | None = None) -> RecallResult:
@@ -375,9 +432,12 @@ class Store(TimelineTools, BulkTools, ExtractionTools, DiagnosticTools, ReviewTo
         # One snapshot: a fact superseded by a concurrent write between two of recall's
         # statements would otherwise be read as a candidate and then as superseded.
         with self._tx(snapshot=True) as cur:
-            result = recall_sql.recall(cur, query, vector, k, self.settings, when)
-            lines = self._timeline_lines(cur, query, when)
-        return dataclasses.replace(result, timelines=lines) if lines else result
+            result, found = recall_sql.recall(cur, query, vector, k, self.settings, when)
+            keys = self._timeline_keys(cur, query, when, found=found)
+        if not keys:
+            return result
+        return dataclasses.replace(result, timelines=tuple(k.line for k in keys),
+                                   answers=tuple(keys))
 
     @retry.retry_transient
     def resolve_conflict(self, conflict_id: int, winner_id: int, reasoning: str) -> Conflict:
@@ -671,6 +731,7 @@ def _migrate_and_check(dsn: str, embedder: Embedder) -> None:
                                   "install pgvector 0.5 or newer")
             apply_migrations(conn, embedder.dim)
             read_unread_subjects(conn)
+            attribute_sql.seed(conn, _now())
             with conn.transaction():
                 conn.execute("INSERT INTO store_meta (key, value) VALUES ('embedder_name', %s) "
                              "ON CONFLICT (key) DO NOTHING", (embedder.name,))

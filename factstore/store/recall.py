@@ -52,12 +52,15 @@ def fact_hits(cur: Any, vector: np.ndarray, k: int, settings: Settings
 
 
 def recall(cur: Any, query: str, vector: np.ndarray, k: int, settings: Settings,
-           now: datetime) -> RecallResult:
+           now: datetime) -> tuple[RecallResult, list[tuple[str, str]]]:
     """Hybrid recall (factstore/hybrid.py): four retrievers, fused into slots, served with
-    honest labels; a fact comes with the document it was read from."""
+    honest labels; a fact comes with the document it was read from. Also the (subject,
+    attribute) keys of the timeline facts the words search found, best first: a timeline is
+    served whole, as of the question's time, never as one of its rows."""
     n = max(settings.recall_candidates, k)
     fact_vector, fact_text, document_vector, document_text = _retrieve(
         cur, vector, query if settings.recall_lexical else None, n, settings)
+    fact_text, timeline_keys = _timeline_rows_apart(cur, fact_text)
 
     fact_ids = sorted({f for f, _ in fact_vector} | {f for f, _ in fact_text})
     found_documents = sorted({d for d, _ in document_vector} | {d for d, _ in document_text})
@@ -102,7 +105,21 @@ def recall(cur: Any, query: str, vector: np.ndarray, k: int, settings: Settings,
     if settings.recall_neighbours:
         items += serving.neighbour_items(
             cur, query, vector, [i for i in items if i.fact is not None], settings, now)
-    return RecallResult(query, layer, tuple(items), best, continuations=continuations)
+    return (RecallResult(query, layer, tuple(items), best, continuations=continuations),
+            timeline_keys)
+
+
+def _timeline_rows_apart(cur: Any, fact_text: list[tuple[int, float]]
+                         ) -> tuple[list[tuple[int, float]], list[tuple[str, str]]]:
+    """The words search's facts without the timeline rows, and those rows' keys in rank
+    order (a row alone would serve one version of a value, labelled as if it held now)."""
+    if not fact_text:
+        return fact_text, []
+    cur.execute("SELECT id, subject, attribute FROM facts WHERE id = ANY(%s) AND "
+                "attribute IS NOT NULL", ([f for f, _ in fact_text],))
+    rows = {r["id"]: (r["subject"], r["attribute"]) for r in cur.fetchall()}
+    keys = list(dict.fromkeys(rows[f] for f, _ in fact_text if f in rows))
+    return [(f, r) for f, r in fact_text if f not in rows], keys
 
 
 def _retrieve(cur: Any, vector: np.ndarray, words: str | None, n: int, settings: Settings

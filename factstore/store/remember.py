@@ -20,6 +20,7 @@ from psycopg.types.json import Jsonb
 
 from factstore.asserted_time import asserted_interval
 from factstore.claims import TRIAGE_OF_OUTCOME
+from factstore.compiler.when import stated_time
 from factstore.entities.resolution import Resolver, RuleResolver
 from factstore.errors import SourceRemoved
 from factstore.kinds import LIVE_VERDICTS, Kind, Verdict
@@ -35,8 +36,8 @@ from factstore.results import (
 )
 from factstore.settings import Settings
 from factstore.store import claims as claim_sql
+from factstore.store import compiling, entity_stage, groups, locks, transitions
 from factstore.store import density as density_sql
-from factstore.store import entity_stage, groups, locks, transitions
 from factstore.store import tags as tag_sql
 from factstore.store.rows import fetch_fact
 from factstore.store.sealed import open_row
@@ -61,6 +62,9 @@ class Capture:
     scribe: str | None = None
     #: the kinds of secret removed from the capture before anything read it
     redacted: tuple[str, ...] = ()
+    #: when its source said it, for the compiler: said, else captured; None when the
+    #: capture has no time of its own (a batch row with neither)
+    compile_time: datetime | None = None
 
     @property
     def observed(self) -> datetime:
@@ -80,10 +84,15 @@ def lineage_of(source_type: str, source_ref: str | None, digest: str) -> str:
 def write_capture(cur: Any, capture: Capture, prepared: PreparedCapture,
                   doc_vector: np.ndarray, fact_vectors: np.ndarray, settings: Settings,
                   path_exists: Callable[[str], bool],
-                  resolver: Resolver | None = None) -> RememberResult:
+                  resolver: Resolver | None = None, owner: str | None = None
+                  ) -> RememberResult:
     at = capture.captured_at
     routed = ("index-page" if prepared.gate.is_index_page
               else "facts" if prepared.facts else "documents-only")
+    # The compiler's timeline keys come first in the lock order (store/locks.py).
+    compile_plan = compiling.plan(cur, prepared.compilation, observed=capture.compile_time,
+                                  owner=owner or "person/unknown", source=capture.source_ref)
+    stated_kinds = compiling.lock(cur, compile_plan)
     document, mode = _land_document(cur, capture, routed, doc_vector, prepared)
     newly_read = document.routed == "unextracted" or not document.duplicate
     if document.routed == "unextracted" or (document.routed == "documents-only"
@@ -102,8 +111,9 @@ def write_capture(cur: Any, capture: Capture, prepared: PreparedCapture,
     interrupts: list[Interrupt] = []
     roots: dict[str, CandidateRoot] = {}
     written: list[tuple] = []
+    if prepared.facts or stated_kinds:
+        _lock_kinds(cur, {f.kind for f in prepared.facts} | {Kind(k) for k in stated_kinds})
     if prepared.facts:
-        _lock_kinds(cur, {f.kind for f in prepared.facts})
         density_sql.tune_knn(cur, settings)
         registry = tag_sql.snapshot(cur)
     for fact, vector in zip(prepared.facts, fact_vectors, strict=True):
@@ -127,10 +137,15 @@ def write_capture(cur: Any, capture: Capture, prepared: PreparedCapture,
                 roots[root.proposed_tag] = root
     entity_stage.resolve_capture(cur, document.id, written, resolver if resolver is not None else RuleResolver(),
                                  settings, at)
+    compiled = compiling.write(cur, compile_plan, text=capture.text, document_id=document.id,
+                               duplicate=document.duplicate,
+                               stated=[(o.fact.id, f.quote) for f, o, _, _ in written], at=at)
     _settle_testimony(cur, document, capture, at, reread=document.duplicate and not newly_read,
                       new_living_version=newly_read and mode == "living")
     return RememberResult(document, tuple(outcomes), tuple(interrupts), tuple(roots.values()),
-                          prepared.dropped, gated=prepared.gate.reason)
+                          prepared.dropped, gated=prepared.gate.reason,
+                          timeline=compiled.written, compile_refusals=tuple(
+                              f"{r.reason}: {r.quote}" for r in compiled.refused))
 
 
 def _settle_testimony(cur: Any, document: DocumentRecord, capture: Capture, at: datetime, *,
@@ -527,9 +542,14 @@ def _insert(cur: Any, fact: PreparedFact, vector: np.ndarray, tags: list[str],
 
 def _event_time(fact: PreparedFact, capture: Capture) -> dict[str, object]:
     """An EVENT's time (seed 004's event_at), apart from when it was extracted: the time its
-    quote names ("on 2025-03-04"), else when it was said, else when it was captured."""
+    quote names ("on 2025-03-04", "yesterday", "last month" read against when it was said),
+    else when it was said, else when it was captured."""
     if fact.kind is not Kind.EVENT:
         return {}
+    # "yesterday", "last month", "in March": read against when it was said (seed 002 §4)
+    stated = stated_time(fact.quote, capture.observed)
+    if stated is not None and stated.role in ("at", "since"):
+        return {"event_at": start_of(stated.date), "event_at_source": "text"}
     named = asserted_interval(fact.quote)
     if named is not None and named.valid_from is not None:
         return {"event_at": start_of(named.valid_from), "event_at_source": "text"}

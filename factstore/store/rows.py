@@ -16,7 +16,7 @@ FACT_COLUMNS = (
     "f.trigger_predicate, f.risk_weight, f.earned_by, f.subject, f.expected_lifetime, f.meta, "
     "f.subject_key, f.extracted_by, f.predicate, f.object, f.asserter, f.negated, "
     "f.subject_entity::text AS subject_entity, f.event_at, f.event_at_source, f.confidence, "
-    "f.access_scope, f.sealed_version, "
+    "f.access_scope, f.sealed_version, f.attribute, "
     # support: distinct lineages with current supporting testimony (sql/015 fact_support)
     "fact_support(f.id) AS support_count, "
     "EXISTS (SELECT 1 FROM evidence e WHERE e.fact_id = f.id AND e.stance = 'supports') "
@@ -63,6 +63,7 @@ def fact_from_row(row: dict[str, Any]) -> Fact:
         event_at=row.get("event_at"),
         event_at_source=row.get("event_at_source"),
         confidence=row.get("confidence"),
+        attribute=row.get("attribute"),
     )
 
 

@@ -31,12 +31,14 @@ SEALED_COLUMNS: dict[str, tuple[str, ...]] = {
               "statement_norm"),
     "evidence": ("value", "unit", "source", "quote"),
     "documents": ("content",),
+    "compile_log": ("value", "quote"),
 }
 _PENDING = {
     "facts": "attribute IS NOT NULL",
     "evidence": "fact_id IN (SELECT id FROM facts WHERE attribute IS NOT NULL AND "
                 "access_scope = %(s)s)",
     "documents": "true",
+    "compile_log": "true",
 }
 
 _CURRENT: contextvars.ContextVar[Keyring | None] = contextvars.ContextVar(

@@ -121,7 +121,8 @@ class TestimonyTools:
         settings = self.settings  # type: ignore[attr-defined]
         with self._tx() as cur:  # type: ignore[attr-defined]
             testimony = context_sql.claims_envelope(cur, vector, k, settings, per_source)
-            lines = self._timeline_lines(cur, query, when)  # type: ignore[attr-defined]
+            lines = tuple(k.line for k in self._timeline_keys(  # type: ignore[attr-defined]
+                cur, query, when))
             facts = context_sql.facts_envelope(cur, vector, k, settings, when, lines)
         return ContextBundle(query, testimony, facts)
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 import dataclasses
 import getpass
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from factstore.briefs import RECALLED_MAX, recalled_lines
 from factstore.errors import AccessDenied, InvalidInput
 from factstore.inputs import (
     MAX_NOTE,
@@ -45,6 +46,7 @@ from factstore.timelines.model import (
 from factstore.timelines.question_time import as_of_from_question
 from factstore.timelines.render import (
     Brief,
+    brief_text,
     own_source,
     render_brief,
     render_line,
@@ -55,6 +57,8 @@ from factstore.timelines.scopes import scope_notes
 from factstore.timelines.subjects import resolve_me
 
 MAX_READ = 500
+#: how many timelines found by the words search (not named by the question) recall serves
+FOUND_KEYS = 2
 #: facts per backfill transaction (each chunk whole; a re-run skips the chunks that landed)
 BACKFILL_CHUNK = 5000
 MAX_BACKFILL_CHUNK = 1_000_000
@@ -263,20 +267,31 @@ class TimelineTools:
         with self._tx(snapshot=True) as cur:
             reads = self._timelines_about(cur, question, user, instant)
         timelines = [read.facts for read in reads]
-        return render_brief(question, [(f[0].subject, f[0].attribute, f[0].cardinality, f)
-                                       for f in timelines], instant, label,
-                            notes=_line_notes(reads, instant))
+        notes = _line_notes(reads, instant)
+        brief = render_brief(question, [(f[0].subject, f[0].attribute, f[0].cardinality, f)
+                                        for f in timelines], instant, label, notes=notes)
+        keys = tuple(_key(r.facts, instant, note=n, as_of=label)
+                     for r, n in zip(reads, notes, strict=True))
+        # what recall serves beside the timelines (a chat store has none for most questions)
+        served = self.recall(question, k=RECALLED_MAX, now=min(instant, now))  # type: ignore[attr-defined]
+        recalled = recalled_lines(served.items)
+        return dataclasses.replace(brief, keys=keys, recalled=recalled,
+                                   text=brief_text(brief.lines, brief.citations, recalled))
 
-    def _timeline_lines(self, cur: Any, question: str, now: datetime) -> tuple[str, ...]:
-        """Recall's timeline part: the lines of the keys the question is about, as of the
-        time it names (else now), each fact cited by its own source."""
+    def _timeline_keys(self, cur: Any, question: str, now: datetime,
+                       found: Sequence[tuple[str, str]] = ()) -> list[TimelineKey]:
+        """Recall's timeline part: the keys the question is about, then (up to
+        FOUND_KEYS) the keys whose rows its words found, read as of the time it names
+        (else now), each line citing its facts by their own sources."""
         label, instant = as_of_instant(as_of_from_question(question, now), now)
         reads = self._timelines_about(cur, question, self.user_id, instant)
+        named = {(r.facts[0].subject, r.facts[0].attribute) for r in reads}
+        scopes = self._read_scopes(self.user_id)
+        for subject, attribute in [k for k in found if k not in named][:FOUND_KEYS]:
+            reads += key_window.read_for_line(cur, scopes, subject, attribute, instant)
         notes = _line_notes(reads, instant)
-        return tuple(render_line(r.facts[0].subject, r.facts[0].attribute,
-                                 r.facts[0].cardinality, r.facts, instant, cite=own_source,
-                                 as_of=label, note=note)
-                     for r, note in zip(reads, notes, strict=True))
+        return [_key(r.facts, instant, note=note, as_of=label)
+                for r, note in zip(reads, notes, strict=True)]
 
     def _caller(self, user: object) -> str:
         """Whose 'me' a call means: the caller's id, else the store's. A credential speaks
@@ -317,17 +332,17 @@ class TimelineTools:
 
 
 def _key(facts: list[TimelineFact], instant: datetime, limit: int = MAX_READ,
-         note: str | None = None) -> TimelineKey:
+         note: str | None = None, as_of: str | None = None) -> TimelineKey:
     """One key's answer; the current value is judged on the whole key, but a key longer than
     the read cap shows only its newest ``limit`` history entries."""
     first = facts[0]
     history = history_order(facts)
+    line = render_line(first.subject, first.attribute, first.cardinality, facts, instant,
+                       cite=own_source, as_of=as_of, note=note)
     return TimelineKey(
         first.subject, first.attribute, first.cardinality,
-        current_at(facts, instant, first.cardinality), history[:limit],
-        render_line(first.subject, first.attribute, first.cardinality, facts, instant,
-                    cite=own_source, note=note), scope=first.scope,
-        omitted=max(0, len(history) - limit))
+        current_at(facts, instant, first.cardinality), history[:limit], line,
+        scope=first.scope, omitted=max(0, len(history) - limit))
 
 
 def _line_notes(reads: list[KeyRead], instant: datetime) -> list[str | None]:

@@ -12,8 +12,8 @@ from psycopg.types.json import Jsonb
 
 from factstore.errors import AlreadyRetracted, FactNotFound, InvalidInput, SchemaError
 from factstore.kinds import Verdict
+from factstore.store import compiling, locks, timeline_batches, transitions
 from factstore.store import entities as entity_sql
-from factstore.store import locks, timeline_batches, transitions
 from factstore.store.remember import content_hash, lineage_of
 from factstore.store.sealed import open_row
 from factstore.store.timeline_rows import TIMELINE_COLUMNS, statement_of, timeline_fact
@@ -85,15 +85,24 @@ def with_observations(cur: Any, facts: list[TimelineFact],
 
 
 def write(cur: Any, facts: Sequence[WrittenFact], redactions: Sequence[tuple[dict, ...]],
-          scope: str, document_text: str, doc_vector: Any,
-          at: datetime | None) -> WriteFactsResult:
+          scope: str, document_text: str | None, doc_vector: Any,
+          at: datetime | None, *, document: tuple[int, bool] | None = None,
+          new_entities: bool = True) -> WriteFactsResult:
     """Store each fact (or corroborate it) and re-resolve its key, in request order.
 
     ``at`` None means now, read after the keys' locks are held: a write that waited for
-    another is stamped after it, so its history never sorts before the facts it saw."""
+    another is stamped after it, so its history never sorts before the facts it saw.
+    ``document`` (id, already stored) is the testimony the facts were compiled from (the
+    compiler's capture); without it the request itself is landed as a document.
+    ``new_entities`` False links the facts to their subjects' entities only where the
+    registry has one (the compiler's subjects come from text the entity stage has read)."""
     lock_keys(cur, [(scope, f.subject, f.attribute) for f in facts])
     at = at or datetime.now(UTC)
-    document_id, seen_before = _land_request(cur, document_text, doc_vector, at)
+    if document is not None:
+        document_id, seen_before = document
+    else:
+        assert document_text is not None
+        document_id, seen_before = _land_request(cur, document_text, doc_vector, at)
     out = []
     cardinalities = _Cardinalities(cur, scope)
     for fact in facts:  # every fact is checked before anything is written
@@ -124,14 +133,23 @@ def write(cur: Any, facts: Sequence[WrittenFact], redactions: Sequence[tuple[dic
         resolve_key(cur, key, cardinality, at, f"fact #{new_id} written",
                     loaded=[*existing, _reload(cur, new_id)])
         out.append(FactWrite(new_id, "created", _reload(cur, new_id), redacted))
-    _link_subjects(cur, scope, facts, at)
+    _link_subjects(cur, scope, facts, at, create=new_entities)
+    compiling.sync_stated(cur, sorted({(scope, f.subject, f.attribute) for f in facts}), at)
     return WriteFactsResult(document_id, tuple(out))
 
 
-def _link_subjects(cur: Any, scope: str, facts: Sequence[WrittenFact], at: datetime) -> None:
+def _link_subjects(cur: Any, scope: str, facts: Sequence[WrittenFact], at: datetime, *,
+                   create: bool = True) -> None:
     """Timeline subjects are entities of the registry ('person/ana' is the Person Ana): the
-    rows this request added (any path: written, promoted) point at theirs."""
-    entities = entity_sql.for_timeline_subjects(cur, {f.subject for f in facts}, at)
+    rows this request added (any path: written, promoted) point at theirs (made when it is
+    missing, unless ``create`` is False)."""
+    subjects = {f.subject for f in facts}
+    if create:
+        entities = entity_sql.for_timeline_subjects(cur, subjects, at)
+    else:
+        cur.execute("SELECT timeline_subject, id::text AS id FROM entities WHERE "
+                    "timeline_subject = ANY(%s)", (sorted(subjects),))
+        entities = {r["timeline_subject"]: r["id"] for r in cur.fetchall()}
     for subject, entity_id in entities.items():
         attributes = sorted({f.attribute for f in facts if f.subject == subject})
         cur.execute("UPDATE facts SET subject_entity = %s WHERE timeline_scope = %s AND "
@@ -221,6 +239,7 @@ def backfill(cur: Any, facts: Sequence[WrittenFact], redactions: Sequence[tuple[
         batch.resolve("backfill")
     timeline_batches.write(cur, list(batches.values()), at,
                            entity_sql.for_timeline_subjects(cur, {k[1] for k in by_key}, at))
+    compiling.sync_stated(cur, sorted(by_key), at)
     return BackfillResult(document_id, created, corroborated, len(by_key),
                           sum(1 for r in redactions if r), unchanged)
 
@@ -497,6 +516,7 @@ def retract(cur: Any, fact_id: int, reason: str, at: datetime) -> TimelineFact |
     key = (row["timeline_scope"], row["subject"], row["attribute"])
     transitions.set_verdict(cur, fact_id, Verdict.WITHDRAWN, f"retracted: {reason}", at)
     resolve_key(cur, key, row["cardinality"], at, f"fact #{fact_id} retracted")
+    compiling.sync_stated(cur, [key], at)
     return _reload(cur, fact_id)
 
 

@@ -9,10 +9,13 @@ The rule is :func:`keys_about`. It is decided on a handful of keys the store fet
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 _WORD = re.compile(r"[a-z0-9]+")
 _ME = {"my", "me", "mine", "i", "i'm", "myself"}
+_WE = {"we", "our", "us", "ours", "ourselves", "we're", "we've"}
+#: A person's group (compiler/subjects.py): 'person/nick-group' is what nick's "we" holds.
+GROUP_SUFFIX = "-group"
 
 
 def words(question: str) -> list[str]:
@@ -38,6 +41,35 @@ def attribute_candidates(question: str, max_words: int = 4) -> list[str]:
 def mentions_me(question: str) -> bool:
     """Whether the question says my/me/mine/I/myself."""
     return bool(set(re.findall(r"[a-z']+", question.lower())) & _ME)
+
+
+def mentions_we(question: str) -> bool:
+    """Whether the question says we/our/us."""
+    return bool(set(re.findall(r"[a-z']+", question.lower())) & _WE)
+
+
+def registry_candidates(question: str, aliases: Mapping[str, str],
+                        question_words: Mapping[str, Iterable[str]]) -> list[str]:
+    """The attribute keys a question names through the registry: a run of its words that is
+    an alias ("works at", "employer"), or a word by which questions ask for a key ("where
+    do we *live*" -> lives_in)."""
+    tokens = words(question)
+    found: list[str] = []
+    for n in range(1, 5):
+        for i in range(len(tokens) - n + 1):
+            phrase = " ".join(tokens[i:i + n])
+            if phrase in aliases:
+                found.append(aliases[phrase])
+    said = set(tokens)
+    for key, asked_by in question_words.items():
+        if said & set(asked_by):
+            found.append(aliases.get(key, key))
+    return list(dict.fromkeys(found))
+
+
+def group_of(subject: str) -> str:
+    """The subject of a person's group: 'person/nick' -> 'person/nick-group'."""
+    return subject + GROUP_SUFFIX
 
 
 def slug_of(subject: str) -> str:
@@ -89,10 +121,17 @@ def keys_about(question: str, keys: Iterable[tuple[str, str]], me: str | None
     for subject, attribute in dict.fromkeys(keys):
         by_attribute.setdefault(attribute, []).append(subject)
     chosen = []
+    asker = []
+    if me is not None and (mentions_me(question) or mentions_we(question)):
+        # "I" and "we" read the asker and the asker's group (compiler/subjects.py)
+        asker = [me, group_of(me)]
     for attribute, subjects in by_attribute.items():
         named = [s for s in subjects if subject_mentioned(s, question)]
-        if not named and me in subjects and mentions_me(question):
-            named = [me]
+        # a named person's group holds what the person's "we" said
+        named += [s for s in subjects if s.endswith(GROUP_SUFFIX) and s not in named
+                  and subject_mentioned(s[:-len(GROUP_SUFFIX)], question)]
+        if not named:
+            named = [s for s in asker if s in subjects]
         if not named and len(subjects) == 1:
             named = subjects
         chosen += [(s, attribute) for s in named]

@@ -61,6 +61,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from factstore.timelines.cardinality import MANY
 from factstore.timelines.model import Seen, TimelineFact, TimelineKey
@@ -319,6 +320,11 @@ class Brief:
     lines: tuple[str, ...]
     citations: tuple[Citation, ...]
     text: str
+    #: the timelines the lines render, as TimelineKeys read as of the instant
+    keys: tuple[Any, ...] = ()
+    #: what recall serves beside the timelines, one labelled line each ("R1 [event
+    #: 2023-05-07] ..."): a store of chats, with no timeline for the question, still briefs
+    recalled: tuple[str, ...] = ()
 
 
 class _Numbering:
@@ -367,13 +373,24 @@ def render_brief(question: str, timelines: Sequence[Timeline], instant: datetime
                  lines=tuple(lines), citations=citations, text=brief_text(lines, citations))
 
 
-def brief_text(lines: Sequence[str], citations: Sequence[Citation]) -> str:
-    """Convention, blank line, lines, blank line, 'Citations:' block; empty with no lines."""
-    if not lines:
+#: What heads the recalled part of a brief, so a model reads those lines for what they are.
+RECALLED_HEADER = ("From memory (each line labelled: a fact believed current, an event with "
+                   "its date, or raw text; not a timeline):")
+
+
+def brief_text(lines: Sequence[str], citations: Sequence[Citation],
+               recalled: Sequence[str] = ()) -> str:
+    """Convention, blank line, lines, blank line, 'Citations:' block, then what recall
+    served beside them; empty with neither."""
+    if not lines and not recalled:
         return ""
-    blocks = [BRIEF_CONVENTION, "\n".join(lines)]
-    if citations:
-        blocks.append("\n".join(["Citations:", *(citation_line(c) for c in citations)]))
+    blocks = []
+    if lines:
+        blocks += [BRIEF_CONVENTION, "\n".join(lines)]
+        if citations:
+            blocks.append("\n".join(["Citations:", *(citation_line(c) for c in citations)]))
+    if recalled:
+        blocks.append("\n".join([RECALLED_HEADER, *recalled]))
     return "\n\n".join(blocks)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from factstore.compiler.drafts import Compilation
 from factstore.entities.drafts import MentionDraft, entity_fields
 from factstore.errors import InvalidInput
 from factstore.extractors.base import ExtractedFact, ExtractionContext, Extractor
@@ -59,6 +60,8 @@ class PreparedCapture:
     gate: GateDecision
     facts: tuple[PreparedFact, ...]
     dropped: tuple[DroppedFact, ...]
+    #: what the compiler read off the capture (None: not compiled)
+    compilation: Compilation | None = None
 
 
 def prepare_capture(text: str, context: ExtractionContext, extractor: Extractor,
