@@ -12,13 +12,19 @@ Categories, in the order they are reported:
   ``1,000`` = ``1000``, ``a minute`` = ``per minute``, ``monthly`` = ``per month``); dotted
   versions as ``version 1.2.3 -> 1.2.4``. Two values pair as a change only when they measure
   the same thing: same aligned position, or same dimension, or (bare numbers) the same words
-  either side -- "runs Postgres 16" / "has 3 worker nodes" is two one-sided values;
+  either side, up to inflection ("runs 5 replicas" / "is running 7 replicas") -- "runs
+  Postgres 16" / "has 3 worker nodes" is two one-sided values;
 - **dates and times** -- ``date 2025-06 -> 2025-07``: ISO dates, month names, weekdays,
   quarters, years, relative days, paired by grain; ``June 2025`` = ``2025-06``, ``2am`` =
   ``02:00``;
 - **negation** -- ``negation: b negates a``: the polarity model of
   :mod:`factstore.writepath.polarity` over the whole statements (clauses, nesting, lexical
-  negation as a fallback that only excuses);
+  negation as a fallback that only excuses), reported only when it is aligned: the negated
+  stretch of one side denies what a positive stretch of the other asserts
+  (:func:`factstore.writepath.polarity.aligned_negation`; the subjects' words count on
+  neither side). "Audrey will let you know" / "... even when they're not with Audrey" is
+  no negation of one another: an unaligned negation is a detail of one side, ``negation
+  only in b``, which keeps the two apart and contradicts nothing;
 - **antonyms** -- ``antonym green -> red``: a curated table, plus prefix negation
   (``available`` / ``unavailable``), plus WordNet's direct antonyms
   (:mod:`factstore.antonyms`: "sitting" / "standing") for two words in the same aligned
@@ -78,9 +84,11 @@ from decimal import Decimal, InvalidOperation
 
 from factstore import roles
 from factstore.writepath import polarity
+from factstore.writepath.subjects import subject_of
 
 __all__ = [
     "ANTONYM_PAIRS",
+    "NUMBER_WORDS",
     "UNITS",
     "STATUS_CLASSES",
     "VALUE_WORDS",
@@ -633,6 +641,8 @@ class _Difference:
     def render(self) -> str:
         if self.label == "negation":
             return "negation: b negates a" if self.b else "negation: a negates b"
+        if self.label == _NEGATION_DETAIL:
+            return "negation only in b" if self.b else "negation only in a"
         if self.a is None:
             return f"{self.label} {self.b} only in b"
         if self.b is None:
@@ -751,10 +761,20 @@ def _comparable(x: _Item, a: _Analysis, y: _Item, b: _Analysis) -> bool:
     """
     if x.kind in ("date", "time") or _dimension(x) or _dimension(y):
         return _same_measure(x, y)
-    before_same = _neighbour(a, x, -1) == _neighbour(b, y, -1)
+    before_same = _same_neighbour(_neighbour(a, x, -1), _neighbour(b, y, -1))
     if x.kind == "version":
         return before_same
-    return before_same and _neighbour(a, x, 1) == _neighbour(b, y, 1)
+    return before_same and _same_neighbour(_neighbour(a, x, 1), _neighbour(b, y, 1))
+
+
+def _same_neighbour(x: str | None, y: str | None) -> bool:
+    """One word up to inflection: "runs 5 replicas" / "is running 7 replicas" count the same
+    thing."""
+    if x == y:
+        return True
+    if x is None or y is None or x.startswith("#") or y.startswith("#"):
+        return False
+    return x.isalpha() and y.isalpha() and polarity.same_word(x, y)
 
 
 def _zero_against_no(item: _Item, other: _Analysis) -> bool:
@@ -986,12 +1006,48 @@ def _antonyms(swaps: Sequence[_Swap], pol: _Polarities, a: str, b: str
 
 
 def _negation(pol: _Polarities, a: str, b: str) -> list[_Difference]:
-    """A negation difference between the two whole statements (after antonym swaps)."""
+    """A negation difference between the two statements (after antonym swaps), counted only
+    when it is aligned: the negated stretch of one side denies what a positive stretch of
+    the other asserts (the same predicate, overlapping arguments;
+    :func:`factstore.writepath.polarity.aligned_negation`). "Audrey will let you know" is
+    not negated by "... even when they're not with Audrey": the negation is elsewhere."""
     negated_a, negated_b = pol.negated("a"), pol.negated("b")
     if negated_a == negated_b or polarity.explained_by_lexical_negation(a, b):
         return []
-    return [_Difference("negation", "negated" if negated_a else None,
-                        "negated" if negated_b else None)]
+    ignore = _subject_words(a) | _subject_words(b)
+    if negated_a:
+        aligned = polarity.aligned_negation(a, b, extra=pol.extra_a, removed=pol.removed_a,
+                                            other_extra=pol.extra_b,
+                                            other_removed=pol.removed_b, ignore=ignore)
+    else:
+        aligned = polarity.aligned_negation(b, a, extra=pol.extra_b, removed=pol.removed_b,
+                                            other_extra=pol.extra_a,
+                                            other_removed=pol.removed_a, ignore=ignore)
+    # Unaligned, the negation is a detail of one side ("negation only in b"): it keeps two
+    # statements that differ by it apart, and contradicts nothing.
+    return [_Difference("negation" if aligned else _NEGATION_DETAIL,
+                        "negated" if negated_a else None, "negated" if negated_b else None)]
+
+
+#: A negation one side holds about something the other does not say: a one-sided detail.
+_NEGATION_DETAIL = "negation-detail"
+
+
+def _subject_words(statement: str) -> frozenset[str]:
+    """The words of the statement's subject ("Sam", "the backup job"), lower case; a
+    negation's focus among them names what the statement is about, not what it denies."""
+    subject = (subject_of(statement) or "").split(" (", 1)[0]
+    words = [w.removesuffix("'s") for w in re.findall(r"[\w'-]+", _fold(subject))
+             if w not in _DETERMINERS]
+    # A subject is a short noun phrase; a longer reading ("Run the drill against a copy",
+    # an imperative read to its first marker) holds the predicate itself, so it is no subject.
+    if not words or len(words) > _SUBJECT_WORDS or any(w in _OBJECT_SLOT for w in words):
+        return frozenset()
+    return frozenset(words)
+
+
+#: Longest subject (in words, determiners aside) whose words a negation's focus skips.
+_SUBJECT_WORDS = 3
 
 
 # --------------------------------------------------------------------------------------------
@@ -1385,8 +1441,8 @@ def differences(a: str, b: str) -> tuple[str, ...]:
     return tuple(d.render() for d in sorted(found, key=_report_order))
 
 
-_CATEGORY_ORDER = ("value", "version", "date", "time", "negation", "antonym", "status",
-                   "action", "subject", "named value", "swapped", "roles")
+_CATEGORY_ORDER = ("value", "version", "date", "time", "negation", "negation-detail",
+                   "antonym", "status", "action", "subject", "named value", "swapped", "roles")
 
 
 def _report_order(d: _Difference) -> tuple[int, int]:

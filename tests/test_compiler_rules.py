@@ -114,31 +114,40 @@ def test_an_existing_near_synonym_key_is_preferred() -> None:
     assert planned[0].fact["attribute"] == "feature_flag"
 
 
-def _link(fact, verdict, timeline_verdict, value, nxt=None, code=None, tid=1):
-    return Link(fact, verdict, code, tid, timeline_verdict, (value, ""), 9 if nxt else None,
-                (nxt, "") if nxt else None, "lives_in(person/nick)")
+def _link(fact, verdict, holds, value="Porto", instead=None, code=None, kind="PREFERENCE"):
+    return Link(fact, kind, verdict, code, "lives_in(person/nick)", value, holds,
+                9 if instead else None, instead)
 
 
-def test_a_fact_stating_a_replaced_value_is_superseded_by_the_same_transition() -> None:
-    changes = stated_verdicts([_link(1, "active", "superseded", "porto", nxt="lisbon")])
+def test_a_fact_whose_value_was_replaced_is_superseded_by_the_same_transition() -> None:
+    changes = stated_verdicts([_link(1, "active", False, instead="Lisbon")])
     assert [(c.fact_id, c.to, c.by) for c in changes] == [(1, "superseded", 9)]
-    assert "porto was replaced by lisbon" in changes[0].reason
+    assert "Porto was replaced by Lisbon" in changes[0].reason
 
 
-def test_a_restatement_of_the_same_value_keeps_the_fact_current() -> None:
-    assert stated_verdicts([_link(1, "active", "superseded", "porto", nxt="porto")]) == []
-    assert stated_verdicts([_link(1, "active", "active", "porto")]) == []
+def test_a_value_that_ended_with_nothing_after_it_supersedes_its_fact_too() -> None:
+    # "I no longer live in Utrecht": the value stopped, nothing holds instead
+    changes = stated_verdicts([_link(1, "active", False, "Utrecht")])
+    assert [(c.to, c.by) for c in changes] == [("superseded", None)]
+    assert "Utrecht no longer holds" in changes[0].reason
+
+
+def test_a_value_that_still_holds_keeps_its_fact_current() -> None:
+    assert stated_verdicts([_link(1, "active", True)]) == []
 
 
 def test_only_its_own_supersession_is_undone_when_the_value_holds_again() -> None:
-    back = stated_verdicts([_link(1, "superseded", "active", "porto", code=MOVED_ON)])
+    back = stated_verdicts([_link(1, "superseded", True, code=MOVED_ON)])
     assert [(c.fact_id, c.to) for c in back] == [(1, "active")]
     # superseded by the kind layer's own triage: the timeline does not overrule it
-    assert stated_verdicts([_link(1, "superseded", "active", "porto", code=None)]) == []
-    assert stated_verdicts([_link(1, "parked", "superseded", "porto", nxt="lisbon")]) == []
+    assert stated_verdicts([_link(1, "superseded", True, code=None)]) == []
+    assert stated_verdicts([_link(1, "parked", False, instead="Lisbon")]) == []
 
 
-def test_a_fact_stating_two_values_moves_when_either_is_replaced() -> None:
-    links = [_link(1, "active", "active", "globex", tid=1),
-             _link(1, "active", "superseded", "analyst", nxt="engineer", tid=2)]
-    assert [c.to for c in stated_verdicts(links)] == ["superseded"]
+def test_an_event_is_never_moved_and_one_replaced_value_moves_the_fact() -> None:
+    assert stated_verdicts([_link(1, "active", False, instead="x", kind="EVENT")]) == []
+    # "I work at Globex as a data analyst", then a data engineer at Globex: the fact says
+    # something no longer true, and the timelines keep what still is (employer Globex)
+    both = [_link(1, "active", True, "Globex"), _link(1, "active", False, "analyst",
+                                                       instead="engineer")]
+    assert [c.to for c in stated_verdicts(both)] == ["superseded"]

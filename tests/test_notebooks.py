@@ -39,7 +39,10 @@ def notebook_env(admin_dsn, tmp_path_factory):
     server.drop_database(admin_dsn, name)
     server.ensure_database(admin_dsn, name)
     yield {"FACTSTORE_DSN": server.with_database(admin_dsn, name),
-           "FACTSTORE_HOME": str(tmp_path_factory.mktemp("notebook-home"))}
+           "FACTSTORE_HOME": str(tmp_path_factory.mktemp("notebook-home")),
+           # the timelines notebook compiles a real LoCoMo conversation when it is there;
+           # the tests read the bundled fixture instead (the datasets are not the tests')
+           "FACTSTORE_DATASETS": str(tmp_path_factory.mktemp("no-datasets"))}
     server.drop_database(admin_dsn, name)
 
 

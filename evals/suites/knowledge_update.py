@@ -15,8 +15,10 @@ in reverse order (the update before the original, as a backfill would bring them
 - ``as_of_accuracy`` -- of every dated check, the share where ``brief(question, as_of=...)``
   reads the value of that time off the timelines;
 - ``false_supersession`` -- of the non-update, many-valued and negated scenarios, the share
-  where a value that still holds is no longer served as current, or a value that never held
-  is served as current;
+  where the last capture (the distractor) took a value that still holds off what is served
+  as current, or made a value that never held current;
+- ``held_served`` -- of the same scenarios, the share where every value that holds is served
+  as current at the end (whether the store read them at all);
 - ``event_at_resolved`` -- of the updates whose sentence names a relative or partial time,
   the share whose EVENT fact's ``event_at`` falls in the period that time names;
 - ``order_agreement`` -- the share of scenarios whose reversed arrival gives the same
@@ -217,7 +219,12 @@ def _event_ok(result: Any, expected: str) -> bool:
 def _play(store: Any, captures: Sequence[Mapping[str, Any]], item: Mapping[str, Any]
           ) -> dict[str, Any]:
     results = {}
-    for index, capture in captures:
+    before: list[str] | None = None
+    for position, (index, capture) in enumerate(captures):
+        if position == len(captures) - 1 and item["case"] != "update":
+            # what was served as current before the last capture: a non-update must leave
+            # it current (the false supersession the eval counts is this, not a miss)
+            before = served_current(store.recall(item["question"], now=ASKED_AT))[0]
         results[index] = store.remember(capture["text"], said_at=capture["said_at"],
                                         source_ref=f"{item['id']}#c{index}")
     recall = store.recall(item["question"], now=ASKED_AT)
@@ -227,7 +234,7 @@ def _play(store: Any, captures: Sequence[Mapping[str, Any]], item: Mapping[str, 
         brief = store.brief(item["question"], as_of=check["at"])
         dated.append(_as_of_values(brief))
     return {"results": results, "values": values, "truths": truths, "dated": dated,
-            "lines": list(recall.timelines)}
+            "lines": list(recall.timelines), "before": before}
 
 
 def _judge(item: Mapping[str, Any], played: Mapping[str, Any]) -> dict[str, Any]:
@@ -241,10 +248,15 @@ def _judge(item: Mapping[str, Any], played: Mapping[str, Any]) -> dict[str, Any]
         row["stale_served"] = any(holds(s, v) for s in _wanted(item.get("stale") or [])
                                   for v in values + truths)
     else:
-        kept = all(any(holds(c, v) for v in values + truths) for c in current)
+        # what still holds is served (coverage: the store read it at all) ...
+        row["held_served"] = all(any(holds(c, v) for v in values + truths) for c in current)
+        # ... and the last capture took nothing current away, and made nothing current
+        # that never held (a false supersession)
+        lost = [v for v in played["before"] or []
+                if any(holds(c, v) for c in current) and v not in values]
         invented = any(holds(n, v) for n in _wanted(item.get("not_current") or [])
                        for v in values)
-        row["false_supersession"] = not kept or invented
+        row["false_supersession"] = bool(lost) or invented
     checks = item.get("as_of") or []
     row["as_of"] = [all(any(holds(w, v) for v in got) for w in _wanted(check["value"]))
                     for check, got in zip(checks, played["dated"], strict=True)]
@@ -271,7 +283,7 @@ def _run_project(ctx: EvalContext, items: list[dict[str, Any]]) -> list[dict[str
                "served_truths": runs["given"]["truths"][:3], **judged,
                "order_agrees": (sorted(runs["given"]["values"]) ==
                                 sorted(runs["reversed"]["values"]) and
-                                judged == reversed_judged)}
+                                judged["as_of"] == reversed_judged["as_of"])}
         if event and item["case"] == "update":
             last = max(index for index, _ in given)
             row["event_at_ok"] = _event_ok(runs["given"]["results"][last], event["at"])
@@ -328,6 +340,7 @@ def _metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, float]:
              "stale_served": _share(rows, "stale_served"),
              "as_of_accuracy": _as_of_share(rows),
              "false_supersession": _share(rows, "false_supersession"),
+             "held_served": _share(rows, "held_served"),
              "event_at_resolved": _share(rows, "event_at_ok"),
              "order_agreement": _share(rows, "order_agrees")}
     return {k: round(v, 4) for k, v in found.items() if v is not None}
@@ -348,7 +361,8 @@ def run(ctx: EvalContext, items: list[dict[str, Any]]) -> EvalOutcome:
     wrong = [{k: r.get(k) for k in ("id", "case", "question", "current", "stale",
                                      "served_values", "lines", "served_truths")}
              for r in rows if r.get("new_first") is False or r.get("stale_served") is True
-             or r.get("false_supersession") is True or False in r.get("as_of", [])]
+             or r.get("false_supersession") is True or r.get("held_served") is False
+             or False in r.get("as_of", [])]
     notes = {"scenarios": len(rows), "by": dict(by), "wrong_count": len(wrong),
              "wrong": wrong[:60], "asked_at": ASKED_AT.isoformat()}
     return EvalOutcome(items=[json.loads(json.dumps(r, default=str)) for r in rows],
@@ -365,6 +379,7 @@ SPEC = register(EvalSpec(
         Metric("stale_served", "lower", 0.01),
         Metric("as_of_accuracy", "higher", 0.01),
         Metric("false_supersession", "lower", 0.01),
+        Metric("held_served", "higher", 0.01),
         Metric("event_at_resolved", "higher", 0.01),
         Metric("order_agreement", "higher", 0.01),
     ),

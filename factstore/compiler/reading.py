@@ -132,13 +132,16 @@ class Mentions:
             low = text.lower()
             if not text or low in self.speakers:
                 continue
-            if _identifier(_run_text(token)) or (token.pos_ in ("NOUN", "PROPN") and
-                                                 token.lemma_.lower() in SYSTEM_HEADS and
-                                                 token.i > 0):
-                systems.append(_span_text(_phrase_tokens(token, per=False)).removeprefix(
-                    "the ").strip() if not _identifier(_run_text(token)) else _run_text(token))
+            masked = "_" in token.text and _identifier(_run_text(token))
+            if masked or (token.pos_ in ("NOUN", "PROPN") and
+                          token.lemma_.lower() in SYSTEM_HEADS and token.i > 0):
+                # a system: a name the masking read as one ("svc-search"), or a phrase
+                # headed by a system word ("the billing service"); not "OOM-killed"
+                systems.append(_run_text(token) if masked else _span_text(
+                    _phrase_tokens(token, per=False)).removeprefix("the ").strip())
             elif token.pos_ == "PROPN" and token.ent_type_ not in _NOT_PEOPLE and \
                     low not in _CALENDAR and token.text[:1].isupper() and \
+                    not token.text.isupper() and \
                     token.lemma_.lower() not in GROUP_HEADS | SYSTEM_HEADS:
                 people.append(text)
         self.people.append(people)
@@ -252,17 +255,30 @@ def _heads(doc: Any) -> list[Any]:
                     token.dep_ in ("conj", "parataxis")
                     or token.dep_ == "xcomp" and token.head.lemma_ in _ASPECTUAL
                     or token.dep_ == "ccomp" and token.head.lemma_ in ("say", "tell", "think",
-                                                                        "mention", "hear")):
+                                                                        "mention", "hear")
+                    or _fronted(token)):
                 heads.append(token)
                 changed = True
     return sorted(heads, key=lambda t: t.i)
+
+
+def _fronted(token: Any) -> bool:
+    """"I left Globex last month and joined Initech, the team is tiny": a comma splice the
+    parser hangs under the clause after it, as a complement with its own subject."""
+    if token.dep_ != "ccomp" or token.i > token.head.i:
+        return False
+    if next((c for c in token.children if c.dep_ in _SUBJECT_DEPS), None) is None:
+        return False
+    between = token.doc[token.right_edge.i + 1:token.head.i]
+    return any(t.text == "," for t in between)
 
 
 def _clause_tokens(head: Any) -> list[Any]:
     """The head's subtree without the clauses coordinated under it."""
     skip: set[int] = set()
     for child in head.children:
-        if child.dep_ in ("conj", "parataxis") and child.pos_ in ("VERB", "AUX"):
+        if (child.dep_ in ("conj", "parataxis") and child.pos_ in ("VERB", "AUX")) or \
+                _fronted(child):
             skip |= {t.i for t in child.subtree}
         if child.dep_ == "cc":
             skip.add(child.i)
@@ -275,7 +291,10 @@ def _clause_tokens(head: Any) -> list[Any]:
 
 
 def _own_subject(verb: Any) -> Any | None:
-    found = next((c for c in verb.children if c.dep_ in _SUBJECT_DEPS), None)
+    # the subject nearest before the verb ("no idea haha, ... I'm in Aarhus": I, not haha)
+    subjects = [c for c in verb.children if c.dep_ in _SUBJECT_DEPS]
+    before = [c for c in subjects if c.i < verb.i]
+    found = before[-1] if before else (subjects[0] if subjects else None)
     if found is None and verb.dep_ == "xcomp" and verb.head.lemma_ in _ASPECTUAL:
         return _own_subject(verb.head)
     if found is None:
@@ -610,7 +629,8 @@ class _Clause:
                 return [], []
             return [], [Refusal(self.quote, f"subject {self.subject.text!r} is a pronoun "
                                              "the compiler does not resolve")]
-        frames = (self._copula, self._move, self._live, self._work, self._join, self._leave,
+        frames = (self._copula, self._move, self._based, self._live, self._work, self._join,
+                  self._leave,
                   self._report, self._promote, self._rename, self._change, self._set,
                   self._lead, self._written, self._play, self._diet, self._run, self._speak,
                   self._drive)
@@ -715,7 +735,8 @@ class _Clause:
             after = self.head.doc[self.head.i + 1] if self.head.i + 1 < len(self.head.doc) \
                 else None
             if after is not None and after.head.i == self.head.i and \
-                    after.dep_ in ("xcomp", "ccomp", "npadvmod") and after.text[:1].isupper():
+                    after.dep_ in ("xcomp", "ccomp", "npadvmod", "acomp") and \
+                    after.text[:1].isupper():
                 found = after
         return found
 
@@ -729,7 +750,12 @@ class _Clause:
             return None
         if not self._state_ok():
             return [], []
-        complement = next((c for c in self.children if c.dep_ in ("attr", "acomp")), None)
+        # a complement past a comma is another clause's the parser hung here ("svc-search
+        # is back to 6 replicas since last week, traffic's normal")
+        comma = next((t.i for t in self.head.doc[self.head.i:] if t.text in (",", ";")),
+                     len(self.head.doc))
+        complement = next((c for c in self.children if c.dep_ in ("attr", "acomp")
+                           and c.i < comma), None)
         if complement is not None and complement.pos_ not in ("NOUN", "PROPN", "NUM") and \
                 complement.lemma_.lower() not in ("based", "located", "headquartered") and \
                 class_of(complement.text) is None:
@@ -868,6 +894,23 @@ class _Clause:
         to = self._prep("to", "into", "in")
         if to is None:
             return [], []
+        obj = self._object()
+        if obj is not None and self.subject is not None:
+            np = _noun_phrase(obj, self.speaker, self)
+            ref = self._ref()
+            poss = next((c for c in obj.children if c.dep_ == "poss"), None)
+            if poss is not None and poss.lower_ in ("its", "their", "his", "her") and \
+                    ref is not None:
+                # "Tessellate moved its headquarters": its own, the subject's
+                words = [t for t in _phrase_tokens(obj, per=False) if t.i > poss.i]
+                np = _Np(ref, _span_text(words), None, False, np.text)
+            if np.owner is not None and np.rest and _common_head(np.rest) and \
+                    ref is not None and not np.relation:
+                # "Tessellate moved its headquarters to Lisbon": the property it moved
+                value = _value_of(to[1])
+                return ([self._draft(ref, attribute_key(np.rest), value, cue="moved to",
+                                     change=True, split=False, alias=np.rest.lower())]
+                        if value else []), []
         owned = self._owned_subject()
         if owned is not None:
             # "the svc-orders dashboard moved to https://...": the property moved
@@ -890,6 +933,21 @@ class _Clause:
         return [self._draft(ref, key, value, cue=f"{self.head.lower_} {to[0].lower_}",
                             change=True, split=False, alias=f"moved {to[0].lower_}",
                             replaces=True)], []
+
+    def _based(self) -> tuple[list[Draft], list[Refusal]] | None:
+        """'Tessellate is headquartered in Tallinn', 'we are based in Porto' (passive)."""
+        if self.lemma not in ("headquarter", "base", "locate") or self.head.tag_ != "VBN":
+            return None
+        where = self._prep("in", "at")
+        ref = self._ref()
+        if where is None or ref is None or not self._state_ok():
+            return [], []
+        value = _value_of(where[1])
+        key = ("headquarters" if self.lemma == "headquarter" or ref.namespace == "customer"
+               else "region" if ref.namespace == "system" else "lives_in")
+        return ([self._draft(ref, key, value, cue=self._cue("") or None, split=False,
+                             alias=f"{self.head.lower_} {where[0].lower_}")]
+                if value else []), []
 
     def _live(self) -> tuple[list[Draft], list[Refusal]] | None:
         """'we live in Porto', "I've been living in Lisbon since March"."""
@@ -959,7 +1017,10 @@ class _Clause:
         if value is None:
             return [], []
         drafts = []
-        if target.lemma_.lower() in GROUP_HEADS:
+        if target.lemma_.lower() == "office":
+            drafts.append(self._draft(ref, "office", value, cue=self.head.lower_, change=True,
+                                      split=False, alias="office"))
+        elif target.lemma_.lower() in GROUP_HEADS:
             drafts.append(self._draft(ref, "member_of", value, cue="joined", change=True,
                                       split=False, alias="joined"))
         else:
@@ -1040,6 +1101,10 @@ class _Clause:
             return None
         to = self._prep("to", "as", loose=True)
         ref = self._ref()
+        obj = self._object()
+        if obj is not None and not any(c.dep_ == "nsubjpass" for c in self.children):
+            # "we renamed the wifi to Toaster Oven": the wifi's name
+            ref = _name_ref(_phrase_tokens(obj), self.speaker) or self._resolved(obj) or ref
         if to is None or ref is None:
             return [], []
         value = _value_of(to[1])

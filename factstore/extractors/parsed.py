@@ -50,6 +50,7 @@ from factstore.extractors.rules import (
 )
 from factstore.extractors.turns import Turn, split_turns
 from factstore.kinds import Kind
+from factstore.writepath.polarity import set_aside_negators
 
 __all__ = ["ParserExtractor", "structural_kind"]
 
@@ -352,9 +353,13 @@ def _has_content(clause: _Clause, subject: Any, speakers: frozenset[str]) -> boo
 
 
 def _negates(token: Any) -> bool:
-    if token.dep_ == "neg":
-        return True
-    return token.lower_ in _NEGATORS and token.dep_ not in ("intj",)
+    """A negator of the clause's proposition. A negator inside what the polarity guard's
+    words read as no negation -- an idiom ("can't wait", "no doubt", "couldn't be happier"),
+    a contrastive ", not just", a hyphenated compound ("never-ending") -- is not one, so the
+    parse and the guard agree (:func:`factstore.writepath.polarity.set_aside_negators`)."""
+    if token.dep_ != "neg" and (token.lower_ not in _NEGATORS or token.dep_ == "intj"):
+        return False
+    return not any(start <= token.idx < end for start, end in set_aside_negators(token.doc.text))
 
 
 def _span(tokens: Sequence[Any]) -> tuple[int, int]:
@@ -451,7 +456,14 @@ class ParserExtractor:
         units = [(turn, sentence) for turn in turns for sentence in split_sentences(turn.text)]
         if not units:
             return []
-        docs = self._pipeline().pipe(s.text for _, s in units)
+        if self._nlp is None:
+            # the shared pipeline, through the parse cache: the compiler reads the same
+            # sentences next and finds them parsed (factstore/nlp.py)
+            from factstore.nlp import parse_all
+
+            docs = parse_all([s.text for _, s in units])
+        else:
+            docs = self._nlp.pipe(s.text for _, s in units)
         facts: list[ExtractedFact] = []
         pending_correction = False
         for (turn, sentence), doc in zip(units, docs, strict=True):

@@ -26,7 +26,7 @@ from typing import Any
 
 from factstore.compiler.drafts import Compilation, Draft, Refusal
 from factstore.compiler.reconcile import Current, Ending, Planned, reconcile
-from factstore.compiler.stated import MOVED_ON, Link, stated_verdicts
+from factstore.compiler.stated import HOLDS_AGAIN, MOVED_ON, Link, stated_verdicts
 from factstore.compiler.subjects import SubjectRef, slug, timeline_subject
 from factstore.compiler.vocabulary import BY_KEY
 from factstore.redaction import redact
@@ -204,6 +204,16 @@ def _subject_of_name(cur: Any, name: str, namespace: str) -> str | None:
         row = cur.fetchone()
         if row is not None and row["timeline_subject"]:
             return row["timeline_subject"]
+    if not found and namespace == "person" and len(name.split()) == 1:
+        # "Bram", after "Bram de Vries": the one person with a timeline who goes by that
+        # first name (match-biased, as the resolver's T4; two such people: no guess)
+        prefix = (slug(name) or "") + "-"
+        cur.execute("SELECT DISTINCT timeline_subject FROM entities WHERE merged_into IS NULL "
+                    "AND timeline_subject LIKE %s AND timeline_subject NOT LIKE %s LIMIT 2",
+                    (f"person/{prefix}%", "%-group"))
+        rows = cur.fetchall()
+        if len(rows) == 1:
+            return rows[0]["timeline_subject"]
     named = slug(name)
     return f"{namespace}/{named}" if named else None
 
@@ -358,10 +368,13 @@ def _log(cur: Any, compile_plan: CompilePlan, document_id: int,
 # -- one truth: kind-typed facts move with their timeline ----------------------------------
 
 def sync_stated(cur: Any, keys: Sequence[Key], at: datetime) -> None:
-    """The kind-typed facts that state values of ``keys`` take the timeline's word: a fact
-    whose value a different value has replaced is superseded by it (the same transition:
-    history, reason, time); one this sync superseded comes back when its value holds again
-    (an update retracted). Parked, withdrawn and otherwise superseded facts stay."""
+    """The kind-typed facts that state values of ``keys`` take the timeline's word
+    (compiler/stated.py): one none of whose values holds at ``at`` is superseded, with the
+    value that holds instead; one this rule superseded comes back when a value holds
+    again. Parked, withdrawn, otherwise superseded and EVENT facts stay as they are."""
+    from factstore.store import timelines as timeline_sql
+    from factstore.timelines.resolution import current_at
+
     keys = list(keys)
     if not keys:
         return
@@ -374,32 +387,32 @@ def sync_stated(cur: Any, keys: Sequence[Key], at: datetime) -> None:
     if not stating:
         return
     cur.execute(
-        "SELECT s.fact_id, k.verdict AS kind_verdict, k.superseded_by AS kind_successor, "
-        "t.id AS timeline_id, t.verdict AS timeline_verdict, t.value, t.unit, "
-        "t.access_scope, t.sealed_version, t.superseded_by, n.value AS next_value, "
-        "n.unit AS next_unit, n.access_scope AS next_scope, n.sealed_version AS next_sealed, "
-        "n.id AS next_id, t.subject, t.attribute, "
+        "SELECT s.fact_id, k.kind, k.verdict AS kind_verdict, e.value, e.unit, "
+        "e.access_scope, e.sealed_version, e.id AS evidence_id, t.timeline_scope, t.subject, "
+        "t.attribute, t.cardinality, "
         "(SELECT h.reason_code FROM fact_history h WHERE h.fact_id = s.fact_id "
         " ORDER BY h.id DESC LIMIT 1) AS last_code "
         "FROM fact_states s JOIN facts k ON k.id = s.fact_id "
         "JOIN evidence e ON e.id = s.observation_id JOIN facts t ON t.id = e.fact_id "
-        "LEFT JOIN facts n ON n.id = t.superseded_by WHERE s.fact_id = ANY(%s)", (stating,))
+        "WHERE s.fact_id = ANY(%s)", (stating,))
+    rows = [open_row("evidence", r, id_column="evidence_id") for r in cur.fetchall()]
+    now: dict[Key, tuple] = {}
+    for row in rows:
+        key = (row["timeline_scope"], row["subject"], row["attribute"])
+        if key not in now:
+            facts = timeline_sql.load_key(cur, key)
+            held = current_at(facts, at, row["cardinality"]) if facts else ()
+            now[key] = tuple(held)
     links = []
-    for row in cur.fetchall():
-        own = open_row("facts", {"id": row["timeline_id"], "value": row["value"],
-                                 "unit": row["unit"], "access_scope": row["access_scope"],
-                                 "sealed_version": row["sealed_version"]})
-        successor = None
-        if row["next_id"] is not None:
-            successor = open_row("facts", {"id": row["next_id"], "value": row["next_value"],
-                                           "unit": row["next_unit"],
-                                           "access_scope": row["next_scope"],
-                                           "sealed_version": row["next_sealed"]})
-        links.append(Link(
-            row["fact_id"], row["kind_verdict"], row["last_code"], row["timeline_id"],
-            row["timeline_verdict"], value_key(own["value"], own["unit"]), row["next_id"],
-            value_key(successor["value"], successor["unit"]) if successor else None,
-            f"{row['attribute']}({row['subject']})"))
+    for row in rows:
+        key = (row["timeline_scope"], row["subject"], row["attribute"])
+        stated = value_key(row["value"], row["unit"])
+        held = now[key]
+        holds = any(f.value_key == stated for f in held)
+        other = next((f for f in held if f.value_key != stated), None)
+        links.append(Link(row["fact_id"], row["kind"], row["kind_verdict"], row["last_code"],
+                          f"{row['attribute']}({row['subject']})", row["value"], holds,
+                          other.id if other else None, other.value if other else None))
     changes = stated_verdicts(links)
     if changes:
         # step 3 of the lock order: the kinds of the plain facts whose verdicts move
@@ -407,20 +420,17 @@ def sync_stated(cur: Any, keys: Sequence[Key], at: datetime) -> None:
                     ([c.fact_id for c in changes],))
         locks.lock_kinds(cur, [r["kind"] for r in cur.fetchall()])
     for change in changes:
+        cur.execute("SELECT verdict FROM facts WHERE id = %s FOR NO KEY UPDATE",
+                    (change.fact_id,))
+        before = cur.fetchone()["verdict"]
         if change.to == "superseded":
-            cur.execute("SELECT verdict FROM facts WHERE id = %s FOR NO KEY UPDATE",
-                        (change.fact_id,))
-            before = cur.fetchone()["verdict"]
             cur.execute("UPDATE facts SET verdict = 'superseded', superseded_by = %s, "
                         "t_superseded = %s WHERE id = %s", (change.by, at, change.fact_id))
             transitions.record(cur, change.fact_id, before, "superseded", change.reason, at,
                                code=MOVED_ON)
             transitions.close_conflicts_of(cur, change.fact_id, at, "superseded", None)
         else:
-            cur.execute("SELECT verdict FROM facts WHERE id = %s FOR NO KEY UPDATE",
-                        (change.fact_id,))
-            before = cur.fetchone()["verdict"]
             cur.execute("UPDATE facts SET verdict = 'active', superseded_by = NULL, "
                         "t_superseded = NULL WHERE id = %s", (change.fact_id,))
             transitions.record(cur, change.fact_id, before, "active", change.reason, at,
-                               code="timeline_holds_again")
+                               code=HOLDS_AGAIN)

@@ -286,8 +286,12 @@ class TimelineTools:
         label, instant = as_of_instant(as_of_from_question(question, now), now)
         reads = self._timelines_about(cur, question, self.user_id, instant)
         named = {(r.facts[0].subject, r.facts[0].attribute) for r in reads}
+        asked = {attribute for _, attribute in named}
         scopes = self._read_scopes(self.user_id)
-        for subject, attribute in [k for k in found if k not in named][:FOUND_KEYS]:
+        # a key its words found, of an attribute the question did not already name for a
+        # subject of its own ("replicas of svc-ledger" never serves web-2's replicas)
+        extra = [k for k in found if k not in named and k[1] not in asked]
+        for subject, attribute in extra[:FOUND_KEYS]:
             reads += key_window.read_for_line(cur, scopes, subject, attribute, instant)
         notes = _line_notes(reads, instant)
         return [_key(r.facts, instant, note=note, as_of=label)

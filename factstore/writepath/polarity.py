@@ -16,10 +16,16 @@ The model, in four layers:
    Whole tokens only, so *know*, *note*, *node*, *none-such*, *no-op* never count. Idioms that
    contain an operator but do not negate the proposition are skipped: "not only ... but
    also", "no doubt", "no matter", "whether or not", "can't stand" (a verb meaning
-   *dislike*), tag questions ("..., isn't it?") and an interjected "No," are examples; see
-   :data:`NON_NEGATING_PHRASES`. A "not" right after a comma is a contrast ("against a copy,
-   not the live replica") unless it opens a participle phrase ("ran for an hour, not
-   finishing the backfill"); "decided against" negates like "decided not to".
+   *dislike*), "can't wait", "couldn't be happier", "can't stop smiling", "can't help but",
+   "can't believe it's been a year", "couldn't agree more", "no wonder", a clause-opening
+   "Not bad" or "No worries", tag questions ("..., isn't it?") and an interjected "No," are
+   examples; see :data:`NON_NEGATING_PHRASES`, :data:`OPENING_PHRASES` and
+   :data:`IDIOM_PATTERNS` (their plain uses stay negations: "can't help you", "can't stop
+   the job", "the food is not bad"). The parser extractor reads its ``negated`` flag
+   through the same spans (:func:`set_aside_negators`), so the two readers agree. A "not"
+   right after a comma is a contrast ("against a copy, not the live replica") unless it
+   opens a participle phrase ("ran for an hour, not finishing the backfill"); "decided
+   against" negates like "decided not to".
 2. **Clauses and stretches.** A text is cut into clauses at sentence punctuation,
    semicolons, colons, dashes and contrastive conjunctions (*but*, *whereas*, *although*),
    and a clause into stretches at commas, *and*, *or* and *because*. Inside a stretch
@@ -80,7 +86,9 @@ is used where it is the better witness and nowhere else:
   parse reads them, i.e. set aside; lexical and verbal ones it does not mark ("lacks",
   "fails to", "decided against") stand;
 - True while the words found no operator anywhere in the quote: the quote counts as
-  negated (a negator the word lists do not know);
+  negated (a negator the word lists do not know), unless the quote's only negator-shaped
+  words are ones the words set aside (an idiom, a contrastive ", not", a hyphenated
+  "not-so-great") and the statement says every one of them too;
 - True while the words found operators whose parity cancels ("never fails to"): the words
   stand, since parity is finer than presence.
 
@@ -107,11 +115,14 @@ from dataclasses import dataclass
 __all__ = [
     "IMPLICIT_NEGATIVES",
     "LITOTES_VERBS",
+    "IDIOM_PATTERNS",
     "NON_NEGATING_PHRASES",
+    "OPENING_PHRASES",
     "PARSED_OPERATORS",
     "Clause",
     "Cue",
     "aligned_clauses",
+    "aligned_negation",
     "clause_parities",
     "explained_by_lexical_negation",
     "lexical_negatives",
@@ -123,6 +134,7 @@ __all__ = [
     "prefix_negated_base",
     "same_stem",
     "same_word",
+    "set_aside_negators",
     "split_clauses",
     "suffix_negated_base",
 ]
@@ -190,9 +202,32 @@ NON_NEGATING_PHRASES: tuple[tuple[str, ...], ...] = (
     ("couldn't", "stand"),
     ("can't", "wait"),
     ("cannot", "wait"),
-    ("can't", "help"),
-    ("couldn't", "help"),
+    ("couldn't", "wait"),
+    ("no", "wonder"),
+    ("never", "been", "better"),
 )
+#: Idioms that are idioms only where a clause opens: "Not bad at all!", "No worries, I'll
+#: bring it" answer or evaluate; "the food is not bad" and "there is no problem" negate.
+OPENING_PHRASES: tuple[tuple[str, ...], ...] = (
+    ("not", "bad"), ("no", "problem"), ("no", "problems"), ("no", "worries"),
+)
+#: Idioms with a negator that assert, not deny (excitement, emphasis, inevitability): "can't
+#: wait to see it", "couldn't be happier", "can't stop smiling", "can't help but laugh",
+#: "can't believe it's been a year", "couldn't agree more", "can't thank you enough". Each is
+#: matched at a token's start, over whitespace only; the parser extractor reads the same
+#: spans (:func:`set_aside_negators`), so the guard and the parse agree on them. Their plain
+#: uses stay negations: "can't help you", "can't stop the job", "can't believe in ghosts".
+_CANT = r"(?:can't|cannot|can not|couldn't|could not)"
+IDIOM_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
+    _CANT + r"\s+wait\b",
+    _CANT + r"\s+believe\b(?!\s+in\b)",
+    _CANT + r"\s+(?:help|stop)\s+(?:but\b|it\b|myself\b|[a-z]+ing\b)",
+    _CANT + r"\s+(?:be|have\s+been|feel)\s+(?:any\s+)?(?:more|happier|prouder|better|"
+    r"luckier|gladder|closer|easier|sweeter|greater|nicer|cooler|stronger|worse)\b",
+    _CANT + r"\s+(?:agree|love\s+(?:it|this|that|you))\s+more\b",
+    _CANT + r"\s+(?:thank\s+\w+|recommend\s+\w+|say\s+\w+|stress\s+\w+|get)\s+enough\b",
+    _CANT + r"\s+ask\s+for\s+(?:a\s+|any\s+)?(?:more|better)\b",
+))
 #: "not only X but (also) Y" asserts X; so do "not just", "not merely", "not simply". Without
 #: a "but" or "also" after it, "not only one God" is a plain negation.
 _NOT_JUST = frozenset(("only", "just", "merely", "simply"))
@@ -322,6 +357,9 @@ class Clause:
     end: int
     text: str
     cues: tuple[Cue, ...]
+    #: spans (in the whole text) of negator-shaped words read as no negation: idioms, a
+    #: contrastive ", not", a tag question, an answering "No,", a hyphenated compound
+    asides: tuple[tuple[int, int], ...] = ()
 
     def stretch(self, position: int) -> int:
         """Which stretch of the clause a position falls in (stretches are cut at commas and at
@@ -384,7 +422,22 @@ def _phrase_length(folded: str, tokens: Sequence[_Token], i: int) -> int:
             and tokens[i + 1].text in _NOT_JUST
             and _RESOLVER.search(folded, tokens[i + 1].end)):
         return 2
+    if i == 0 or "," in folded[tokens[i - 1].end:tokens[i].start]:
+        for phrase in OPENING_PHRASES:
+            n = len(phrase)
+            if (_joined(folded, tokens, i, n)
+                    and tuple(t.text for t in tokens[i:i + n]) == phrase):
+                return n
+    if tokens[i].text in _IDIOM_OPENERS:
+        for pattern in IDIOM_PATTERNS:
+            match = pattern.match(folded, tokens[i].start)
+            if match:
+                return sum(1 for t in tokens[i:] if t.start < match.end())
     return 0
+
+
+#: The words an idiom pattern may open with (the patterns are tried only after them).
+_IDIOM_OPENERS = frozenset(("can't", "cannot", "can", "couldn't", "could"))
 
 
 def _is_tag_question(folded: str, tokens: Sequence[_Token], i: int) -> bool:
@@ -439,20 +492,33 @@ def _context(text: str, tokens: Sequence[_Token], i: int) -> str:
     return " ".join(text[first:last].split())
 
 
-def _clause_cues(text: str, folded: str, start: int, end: int) -> tuple[Cue, ...]:
+def _clause_cues(text: str, folded: str, start: int, end: int
+                 ) -> tuple[tuple[Cue, ...], tuple[tuple[int, int], ...]]:
+    """The clause's negation cues, and the spans of negator-shaped words it sets aside."""
     tokens = _tokens(folded, start, end)
     cues: list[Cue] = []
+    asides: list[tuple[int, int]] = []
     i = 0
     while i < len(tokens):
         skip = _phrase_length(folded, tokens, i)
         if skip:
+            asides.append((tokens[i].start, tokens[i + skip - 1].end))
             i += skip
             continue
+        token = tokens[i]
         if _is_operator(folded, tokens, i, len(cues)):
-            token = tokens[i]
             cues.append(Cue(token.start, token.end, token.text, _context(text, tokens, i)))
+        elif _negator_shaped(token.text):
+            asides.append((token.start, token.end))
         i += 1
-    return tuple(cues)
+    return tuple(cues), tuple(asides)
+
+
+def _negator_shaped(word: str) -> bool:
+    """A word a parser may mark as negation: an operator word, a "n't" form, or a hyphenated
+    compound holding one ("not-so-great", "never-ending", "no-op")."""
+    return (word in PARSED_OPERATORS or word in BARE_CONTRACTIONS or word.endswith("n't")
+            or ("-" in word and any(part in PARSED_OPERATORS for part in word.split("-"))))
 
 
 def _parsed_kind(operator: str) -> bool:
@@ -483,9 +549,20 @@ def split_clauses(text: str) -> tuple[Clause, ...]:
         while end > start and text[end - 1].isspace():
             end -= 1
         if any(c.isalnum() for c in text[start:end]):
-            clauses.append(Clause(start, end, text[start:end],
-                                  _clause_cues(text, folded, start, end)))
+            cues, asides = _clause_cues(text, folded, start, end)
+            clauses.append(Clause(start, end, text[start:end], cues, asides))
     return tuple(clauses)
+
+
+@functools.lru_cache(maxsize=8192)
+def set_aside_negators(text: str) -> tuple[tuple[int, int], ...]:
+    """Spans of ``text`` holding a negator-shaped word the words read as no negation: an
+    idiom ("can't wait", "no doubt", "couldn't be happier"), a contrastive ", not", a tag
+    question, an answering "No,", a hyphenated compound ("not-so-great").
+
+    The parser extractor reads its ``negated`` flag through these spans, so the parse and the
+    polarity guard agree on what negates."""
+    return tuple(span for clause in split_clauses(text) for span in clause.asides)
 
 
 def negation_cues(text: str) -> tuple[Cue, ...]:
@@ -512,10 +589,18 @@ def is_negated(clauses: Iterable[Clause]) -> bool:
 _CORRELATIVES = frozenset(("nor", "both", "either"))
 
 
+#: A pronoun with its verb contracted ("I'm", "they're") carries no content: a scribe writes
+#: "I'm not into hiking" as "Nate is not into hiking", and the clause must still align.
+_PRONOUN_CONTRACTIONS = frozenset(
+    f"{p}'{v}" for p in ("i", "we", "you", "they", "he", "she", "that", "there", "what", "who",
+                         "let")
+    for v in ("m", "re", "ve", "d", "ll", "s"))
+
+
 def _is_content(word: str) -> bool:
     return (word not in FUNCTION_WORDS and word not in SINGLE_OPERATORS and word != "no"
             and word not in _CORRELATIVES and not word.endswith("n't")
-            and word not in BARE_CONTRACTIONS)
+            and word not in BARE_CONTRACTIONS and word not in _PRONOUN_CONTRACTIONS)
 
 
 @functools.lru_cache(maxsize=16384)
@@ -888,6 +973,57 @@ def _stretches(clause: Clause, removed: frozenset[int], extra: Sequence[int]
             for i in indexes]
 
 
+def aligned_negation(negated_text: str, other_text: str, *, extra: Sequence[int] = (),
+                     removed: Iterable[int] = (), other_extra: Sequence[int] = (),
+                     other_removed: Iterable[int] = (), ignore: Iterable[str] = ()) -> bool:
+    """Whether a negated stretch of ``negated_text`` denies what a positive stretch of
+    ``other_text`` asserts: a word in the negation's scope (what follows the operator in its
+    stretch: "use Redis" in "decided not to use Redis") occurs there, and the two stretches
+    say mostly the same: at least half of the negated stretch's content occurs in the
+    positive one, or all of the positive one's (two words or more) in the negated one
+    ("... in 41 seconds with no data lost" / "..., but data was lost").
+
+    A negation elsewhere in a statement about something else is no denial of it: "Audrey
+    will let you know" and "... even when they're not with Audrey" share only a name, and
+    "Sam loves hiking" and "Sam wishes your motivation never goes anywhere" nothing. Words in
+    ``ignore`` (the statements' subjects) count on neither side: a subject names what both
+    are about, not what one of them denies. ``extra`` / ``removed`` (and the ``other_``
+    pair) are operator positions added or set aside, as :meth:`Clause.negated` takes them.
+    """
+    gone, other_gone = frozenset(removed), frozenset(other_removed)
+    skip = {w.lower() for w in ignore}
+    positives = []
+    for clause in split_clauses(other_text):
+        counts = clause._counts(other_extra, other_gone)
+        positives += [[w for w in s.words if w not in skip]
+                      for s in _stretches(clause, other_gone, other_extra)
+                      if counts[s.index] % 2 == 0]
+    for clause in split_clauses(negated_text):
+        counts = clause._counts(extra, gone)
+        for stretch in _stretches(clause, gone, extra):
+            if counts[stretch.index] % 2 == 0:
+                continue
+            focus = [f for f in (*stretch.foci, *_scope(clause, stretch, gone))
+                     if f.removesuffix("'s") not in skip]
+            words = [w for w in stretch.words if w not in skip]
+            for theirs in positives:
+                if not any(_aligned_word(f, theirs) for f in focus):
+                    continue
+                if (2 * sum(_aligned_word(w, theirs) for w in words) >= len(words)
+                        or (len(theirs) >= 2 and _contained(theirs, words))):
+                    return True
+    return False
+
+
+def _scope(clause: Clause, stretch: _Stretch, removed: frozenset[int]) -> list[str]:
+    """The content words after the stretch's first operator: what it negates."""
+    starts = [c.start for c in clause.cues
+              if c.start not in removed and clause.stretch(c.start) == stretch.index]
+    if not starts:
+        return []
+    return [t.text.removesuffix("'s") for t in stretch.tokens if t.start > min(starts)]
+
+
 @dataclass
 class _Reading:
     """One side of the comparison: its aligned clauses and what counts as an operator."""
@@ -1028,11 +1164,26 @@ def _with_parse(quote: _Reading, quote_negated: bool | None) -> _Reading:
         return quote
     cues = negation_cues(quote.text)
     if quote_negated and not cues:
+        if _asides_kept(quote.text, quote.other):
+            # The parse's negator is one the words set aside (an idiom, a contrast, a
+            # compound), and the statement says it too: it reads the quote as written.
+            return quote
         return dataclasses.replace(quote, forced=True)
     if not quote_negated and cues:
         removed = frozenset(c.start for c in cues if _parsed_kind(c.operator))
         return dataclasses.replace(quote, removed=removed)
     return quote
+
+
+def _aside_words(text: str) -> Counter[str]:
+    folded = _fold(text)
+    return Counter(" ".join(folded[a:b].split()) for a, b in set_aside_negators(text))
+
+
+def _asides_kept(quote: str, statement: str) -> bool:
+    """The quote holds set-aside negator words and the statement says every one of them."""
+    held = _aside_words(quote)
+    return bool(held) and not (held - _aside_words(statement))
 
 
 # --------------------------------------------------------------------------------------------
