@@ -43,12 +43,14 @@ _PARSED_MAX = 2048
 
 def parse_all(texts: list[str]) -> list[Any]:
     """Each text parsed (a spaCy Doc), reusing the recent parses of the same texts."""
-    missing = [t for t in dict.fromkeys(texts) if t not in _PARSED]
+    found = {t: _PARSED[t] for t in dict.fromkeys(texts) if t in _PARSED}
+    missing = [t for t in dict.fromkeys(texts) if t not in found]
     if missing:
-        for text, doc in zip(missing, parser().pipe(missing), strict=True):
-            if len(_PARSED) >= _PARSED_MAX:
-                # drop the oldest half: insertion order is age
-                for old in list(_PARSED)[:_PARSED_MAX // 2]:
-                    del _PARSED[old]
-            _PARSED[text] = doc
-    return [_PARSED[t] for t in texts]
+        found.update(zip(missing, parser().pipe(missing), strict=True))
+        if len(_PARSED) + len(missing) > _PARSED_MAX:
+            # drop the oldest half: insertion order is age (this call's parses are kept in
+            # ``found``, so eviction never loses a text asked for now)
+            for old in list(_PARSED)[:_PARSED_MAX // 2]:
+                del _PARSED[old]
+        _PARSED.update((t, found[t]) for t in missing)
+    return [found[t] for t in texts]

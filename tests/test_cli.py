@@ -82,6 +82,10 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "refresh_profiles": ("refresh-profiles",),
     "chain": ("chain",),
     "set_entity_attribute": ("entity-attribute",),
+    "attributes": ("attributes", "list"),
+    "merge_attribute": ("attributes", "merge"),
+    "add_attribute_alias": ("attributes", "alias"),
+    "compile_log": ("attributes", "log"),
 }
 
 GREEN = "sample-svc is green right now"

@@ -75,6 +75,10 @@ ENTITY_REF = st.sampled_from(["person/ana", "Ana", "ana", "me", "person/nobody"]
 SCOPE = st.sampled_from(["local/user-root", "local/shared-main", "acme/user-x", "acme/",
                          "local/user-", "local/team-x"])
 
+#: attribute keys: builtin ones, a learned-looking one, malformed ones
+ATTRIBUTE = st.sampled_from(["lives_in", "employer", "shoe_size", "favourite_tea", "Lives In",
+                             "", "x" * 70])
+
 CALLS = {
     "describe": st.just(((), {})),
     "remember": st.tuples(st.tuples(ANY), st.fixed_dictionaries({}, optional={
@@ -197,6 +201,13 @@ CALLS = {
     "seal_scope": st.tuples(st.tuples(st.one_of(ANY, SCOPE)), st.just({})),
     "rotate_key": st.tuples(st.tuples(st.one_of(ANY, SCOPE)), st.just({})),
     "forget_scope": st.tuples(st.tuples(st.one_of(ANY, SCOPE)), st.just({})),
+    "attributes": st.tuples(st.just(()), st.fixed_dictionaries({}, optional={
+        "origin": st.one_of(ANY, st.sampled_from(("builtin", "learned")))})),
+    "merge_attribute": st.tuples(st.tuples(st.one_of(ANY, ATTRIBUTE), st.one_of(ANY, ATTRIBUTE)),
+                                 st.just({})),
+    "add_attribute_alias": st.tuples(st.tuples(ANY, st.one_of(ANY, ATTRIBUTE)), st.just({})),
+    "compile_log": st.tuples(st.just(()), st.fixed_dictionaries({}, optional={
+        "document_id": ANY, "outcome": ANY, "limit": ANY})),
 }
 
 

@@ -28,7 +28,7 @@ from factstore import Settings, Store
 from factstore.backfill import FactRecord
 from factstore.errors import InvalidInput
 from factstore.kinds import Kind
-from factstore.store import imports, index_plan, locks, server
+from factstore.store import imports, index_plan, locks, server, templates
 from tests.helpers import HashEmbedder
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,18 +79,18 @@ def vectors(records: list[FactRecord]) -> np.ndarray:
 
 @pytest.fixture()
 def stores(admin_dsn: str, database: str) -> Iterator[Any]:
-    """open(settings) -> a HashEmbedder store on a database of its own (the first on this
-    test's database, more on extra ones), all closed and dropped afterwards."""
+    """open(settings) -> a HashEmbedder store on a database of its own, all closed and
+    dropped afterwards."""
     opened: list[Store] = []
     extra: list[str] = []
 
     def _open(settings: Settings | None = None) -> Store:
-        name = database
-        if opened:
-            name = f"{database}_{len(opened)}"[:63]
-            server.drop_database(admin_dsn, name)
-            server.ensure_database(admin_dsn, name)
-            extra.append(name)
+        # The test's own database is a copy of the local embedder's template; these stores
+        # hold hash vectors, so each comes from the hash embedder's template instead.
+        name = f"{database}_{len(opened)}"[:63]
+        server.drop_database(admin_dsn, name)
+        templates.fresh_database(admin_dsn, name, HashEmbedder())
+        extra.append(name)
         store = Store.open(server.with_database(admin_dsn, name), embedder=HashEmbedder(),
                            settings=settings or Settings())
         opened.append(store)

@@ -25,7 +25,7 @@ from typing import Any
 
 from factstore.compiler.drafts import Draft, Refusal
 from factstore.compiler.subjects import SubjectRef
-from factstore.compiler.values import attribute_key, clean_value, split_unit
+from factstore.compiler.values import attribute_key, clean_value, split_unit, value_problem
 from factstore.compiler.vocabulary import (
     GROUP_HEADS,
     RELATION_NOUNS,
@@ -43,6 +43,7 @@ _ORIGINAL: contextvars.ContextVar[str] = contextvars.ContextVar("compiler_origin
 
 _HYPHENATED = re.compile(r"(?<![\w.@/:-])[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)+"
                          r"(?![\w@/-])")
+_MARKUP = re.compile(r"\{[a-z_]*\}?")
 _SYSTEM_AFFIXES = frozenset(("db", "api", "svc", "srv", "app", "web", "worker", "cache",
                              "queue", "prod", "staging", "dev", "k8s", "cluster", "node",
                              "gateway", "proxy", "auth", "service", "js", "io", "ci", "cd",
@@ -67,9 +68,14 @@ def mask_identifiers(text: str) -> str:
                 any(p in _SYSTEM_AFFIXES for p in parts) or word.islower():
             return re.sub(r"[-.]", "_", word)
         return word
+    # transcript markup ("{disfmarker}", "{vocalsound}") is no word of the sentence
+    text = _MARKUP.sub(lambda m: " " * len(m.group(0)), text)
     return _HYPHENATED.sub(mask, text)
 
 _SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass"))
+_GOING_TO = re.compile(r"\b(?:gonna|gon na|wanna|wan na|gotta|got ta|going to|want to|"
+                       r"have to|has to|need to|plan to|planning to|hoping to|about to)\W*"
+                       r"(?:\w+\W+){0,1}$", re.IGNORECASE)
 _SPEAKER = frozenset(("i", "me", "myself"))
 _GROUP = frozenset(("we", "us", "ourselves"))
 _OTHER_PRONOUNS = frozenset(("he", "she", "they", "it", "this", "that", "these", "those",
@@ -130,7 +136,7 @@ class Mentions:
                 continue  # read with the name it is part of
             text = _span_text(_name_tokens(token))
             low = text.lower()
-            if not text or low in self.speakers:
+            if not text or low in self.speakers or _vocative(token):
                 continue
             masked = "_" in token.text and _identifier(_run_text(token))
             if masked or (token.pos_ in ("NOUN", "PROPN") and
@@ -162,6 +168,25 @@ class Mentions:
 
     def system(self) -> str | None:
         return self._nearest(self.systems)
+
+
+_GREETINGS = frozenset(("hey", "hi", "hello", "thanks", "thank", "bye", "congrats", "yo",
+                        "dear", "sorry", "congratulations", "morning", "evening", "night",
+                        "cheers", "welcome", "oh", "wow", "ok", "okay"))
+
+
+def _vocative(token: Any) -> bool:
+    """The name is the one spoken to ("Thanks, Maria!", "Hey John, ..."), so "he" or "his"
+    is never them."""
+    doc = token.doc
+    before = [t for t in doc[max(0, token.i - 2):token.i] if not t.is_punct]
+    after = doc[token.i + 1] if token.i + 1 < len(doc) else None
+    if before and before[-1].lower_ in _GREETINGS:
+        return True
+    if token.i == 0 and after is not None and after.text in (",", "!"):
+        return True
+    prev = doc[token.i - 1] if token.i > 0 else None
+    return prev is not None and prev.text == "," and (after is None or after.is_punct)
 
 
 def _name_tokens(token: Any) -> list[Any]:
@@ -412,6 +437,27 @@ def _value_of(token: Any, *, of: bool = False) -> str | None:
     return text
 
 
+_NAMED_ENTITIES = frozenset(("PERSON", "ORG", "GPE", "LOC", "FAC", "PRODUCT", "LANGUAGE",
+                             "NORP", "WORK_OF_ART", "QUANTITY", "MONEY", "PERCENT"))
+
+
+def _specific_token(token: Any) -> bool:
+    """The token names something: a name, a number, an identifier, a URL."""
+    text = token.text
+    return token.pos_ in ("PROPN", "NUM") or (token.like_num and token.pos_ != "ADJ") or \
+        token.like_url or \
+        token.like_email or any(c.isdigit() for c in text) or "_" in text or \
+        token.ent_type_ in _NAMED_ENTITIES or (text.isupper() and len(text) > 1) or \
+        (text[:1].isupper() and not token.is_sent_start and token.pos_ != "PRON")
+
+
+def _organisation(token: Any) -> bool:
+    """The phrase names an organisation ("Globex", "Initech", "svc-billing's team"), not a
+    kind of place or a span of time ("a gym", "a while")."""
+    return token.ent_type_ not in ("DATE", "TIME", "PERSON") and (
+        token.pos_ == "PROPN" or token.ent_type_ == "ORG" or _identifier(_run_text(token)))
+
+
 def _opens_clause(head: Any) -> bool:
     """The verb is the clause's first word, past interjections and fillers ("yep,
     replaced ...", "finally upgraded ...")."""
@@ -445,10 +491,11 @@ def _name_ref(tokens: Sequence[Any], speaker: str | None) -> SubjectRef | None:
         return SubjectRef("named", text, "project")
     if all(t.pos_ == "PROPN" or (t.text[:1].isupper() and t.pos_ in ("NOUN", "ADJ", "X"))
            for t in words):
-        if head.ent_type_ == "ORG" and len(words) == 1 and head.lower_ not in (speaker or "").lower():
-            # a one-word organisation is also often a misread first name: keep person
-            # unless the parser is sure from a company suffix
-            pass
+        if len(words) == 1 and head.tag_ == "NNS" and head.is_sent_start and \
+                not head.ent_type_:
+            return None  # "Farmers manage ...", "People work ...": capitalised by position
+        if head.ent_type_ in ("DATE", "TIME"):
+            return None  # "March", "Monday": a time, no one's name
         if any(t.lower_ in ("inc", "ltd", "llc", "gmbh", "corp", "co") for t in words):
             return SubjectRef("named", text, "customer")
         return SubjectRef("named", text, "person")
@@ -578,6 +625,10 @@ class _Clause:
         auxes = [c for c in self.children if c.dep_ in ("aux", "auxpass")]
         if any(a.lower_ in _MODALS or a.lemma_.lower() in _MODALS for a in auxes):
             return "modal or future: it states no value that holds"
+        if any(a.tag_ == "TO" for a in auxes):
+            return "an infinitive: it states no value that holds"
+        if _GOING_TO.search(self.sentence[:self.head.idx]):
+            return "a plan ('gonna', 'wanna'): it states no value that holds"
         if self.head.tag_ == "VBG" and any(a.lemma_ == "be" for a in auxes) and any(
                 t.lower_ == "going" for t in self.head.lefts):
             return "a plan: it states no value that holds"
@@ -603,6 +654,9 @@ class _Clause:
     def _negated(self) -> bool:
         negs = [c for c in self.children if c.dep_ == "neg" or c.lower_ in ("never", "not",
                                                                              "n't")]
+        # "I'm no writer", "we have no replicas": the complement's own "no"
+        negs += [d for c in self.children if c.dep_ in ("attr", "dobj", "acomp", "oprd")
+                 for d in c.children if d.dep_ == "det" and d.lower_ in ("no", "neither")]
         if self.subject is not None and self.subject.lower_ in ("nobody", "nothing",
                                                                 "noone", "none"):
             return True
@@ -637,8 +691,46 @@ class _Clause:
         for frame in frames:
             found = frame()
             if found is not None:
-                return found
+                return self._checked(*found)
         return [], []
+
+    def _checked(self, drafts: list[Draft], refusals: list[Refusal]
+                 ) -> tuple[list[Draft], list[Refusal]]:
+        """The frame's drafts whose values are values (values.value_problem); the rest
+        refused with the reason."""
+        kept, refused = [], list(refusals)
+        for draft in drafts:
+            why = None
+            if "{" in (draft.alias or ""):
+                why = "the property's words hold transcript markup"
+            elif draft.value is not None:
+                tokens = self._tokens_of(draft.value)
+                specific = any(_specific_token(t) for t in tokens)
+                why = value_problem(draft.attribute, draft.value, specific=specific)
+                nominal = any(t.pos_ in ("NOUN", "PROPN", "NUM", "X", "SYM") or
+                              _specific_token(t) for t in tokens)
+                # a class's word used as a verb ("want to go to"): no value of the class
+                classed = class_of(draft.value) is not None and not any(
+                    t.pos_ in ("VERB", "AUX") for t in tokens)
+                if why is None and tokens and not nominal and not classed:
+                    why = f"value {draft.value!r} is not a noun phrase"
+            if why is None:
+                kept.append(draft)
+            else:
+                refused.append(Refusal(draft.quote, why, draft.attribute))
+        return kept, refused
+
+    def _tokens_of(self, value: str) -> list[Any]:
+        """The parsed tokens of a value cut from this sentence (none when it is not in it)."""
+        text = _ORIGINAL.get(self.sentence)
+        at = text.find(value)
+        if at < 0:
+            at = text.lower().find(value.lower())
+        if at < 0:
+            return []
+        end = at + len(value)
+        return [t for t in self.head.doc if t.idx < end and t.idx + len(t.text) > at
+                and not t.is_space]
 
     def _property_like(self) -> bool:
         return self.lemma in _STATE_VERBS | _CHANGE_VERBS | _SET_VERBS | _MOVE_VERBS | \
@@ -748,6 +840,9 @@ class _Clause:
         Tessellate", 'Femi is on the Search team', 'svc-payments is on Postgres 13'."""
         if self.lemma != "be" or self.head.pos_ not in ("AUX", "VERB"):
             return None
+        if self.head.lower_ in ("am", "'m") and (self.subject is None or
+                                                 self.subject.lower_ != "i"):
+            return [], []  # "Roemisch einz, am Smarticus": no clause the parse can trust
         if not self._state_ok():
             return [], []
         # a complement past a comma is another clause's the parser hung here ("svc-search
@@ -761,7 +856,9 @@ class _Clause:
                 class_of(complement.text) is None:
             return [], []  # "fat and happy", "older than my cat": a description, no value
         back = next((c for c in self.children if c.lower_ == "back"), None)
-        place = self._prep("in", "at", "to", "on")
+        # "to" names a value only after "back" ("is back to 5 replicas"); "my question is
+        # to the Prime Minister" names none
+        place = self._prep("in", "at", "on", *(("to",) if back is not None else ()))
         if back is not None and complement is None:
             place = self._prep("to", head=back) or place
         ref_pronoun = None
@@ -798,7 +895,8 @@ class _Clause:
             where = self._prep("in", "at", head=complement)
             if where is not None:
                 value = _value_of(where[1])
-                key = ("headquarters" if complement.lemma_.lower() == "headquartered"
+                key = ("office" if where[1].lemma_.lower() == "office" else
+                       "headquarters" if complement.lemma_.lower() == "headquartered"
                        or ref.namespace == "customer" else
                        "region" if ref.namespace == "system" else "lives_in")
                 return ([self._draft(ref, key, value, cue=cue, split=False,
@@ -894,7 +992,20 @@ class _Clause:
         to = self._prep("to", "into", "in")
         if to is None:
             return [], []
+        if self.head.tag_ in ("VBP", "VBZ", "VB"):
+            # "we now move to questions", "we move to Lisbon": a move is reported in the
+            # past ("moved", "have moved"); the present is an agenda or a habit
+            return [], []
         obj = self._object()
+        if obj is not None and obj.lower_ in _OTHER_PRONOUNS:
+            # "we moved it to an m6i.large": what moved is "it", never the speakers
+            moved = self._resolved(obj)
+            value = _value_of(to[1])
+            if moved is None or value is None:
+                return [], [Refusal(self.quote, f"what moved ({obj.text!r}) is a pronoun the "
+                                                "compiler does not resolve")]
+            return [self._draft(moved, None, value, cue="moved to", change=True,
+                                split=False, alias="moved to")], []
         if obj is not None and self.subject is not None:
             np = _noun_phrase(obj, self.speaker, self)
             ref = self._ref()
@@ -922,14 +1033,18 @@ class _Clause:
         value = _value_of(to[1])
         if ref is None or value is None:
             return [], []
-        if class_of(value) is not None and ref.namespace == "system":
+        if class_of(value) is not None:
             return [self._draft(ref, None, value, cue="moved to", change=True,
                                 ends=self._from_values(), alias="moved to")], []
         head = to[1].lemma_.lower()
         if head in GROUP_HEADS:
-            key = "office" if head == "office" else "team"
+            key: str | None = "office" if head == "office" else "team"
+        elif ref.namespace == "system":
+            # a system moves to a place (a region) or to another thing ("moved to
+            # RabbitMQ"): the key is then the stored one it replaces, if any
+            key = "region" if to[1].ent_type_ in ("GPE", "LOC") else None
         else:
-            key = "region" if ref.namespace == "system" else "lives_in"
+            key = "lives_in"
         return [self._draft(ref, key, value, cue=f"{self.head.lower_} {to[0].lower_}",
                             change=True, split=False, alias=f"moved {to[0].lower_}",
                             replaces=True)], []
@@ -943,7 +1058,8 @@ class _Clause:
         if where is None or ref is None or not self._state_ok():
             return [], []
         value = _value_of(where[1])
-        key = ("headquarters" if self.lemma == "headquarter" or ref.namespace == "customer"
+        key = ("office" if where[1].lemma_.lower() == "office" else
+               "headquarters" if self.lemma == "headquarter" or ref.namespace == "customer"
                else "region" if ref.namespace == "system" else "lives_in")
         return ([self._draft(ref, key, value, cue=self._cue("") or None, split=False,
                              alias=f"{self.head.lower_} {where[0].lower_}")]
@@ -989,7 +1105,7 @@ class _Clause:
             value = _value_of(office[1])
             return ([self._draft(ref, "office", value, cue=cue, change=self.began,
                                  split=False, alias="works from")] if value else []), []
-        if at is not None and (org := _value_of(at[1])):
+        if at is not None and _organisation(at[1]) and (org := _value_of(at[1])):
             drafts.append(self._draft(ref, "employer", org, cue=cue, change=self.began,
                                       split=False, alias=f"works {at[0].lower_}"))
         role = self._prep("as")
@@ -1023,8 +1139,13 @@ class _Clause:
         elif target.lemma_.lower() in GROUP_HEADS:
             drafts.append(self._draft(ref, "member_of", value, cue="joined", change=True,
                                       split=False, alias="joined"))
-        else:
+        elif _organisation(target):
             drafts.append(self._draft(ref, "employer", value, cue="joined", change=True,
+                                      split=False, alias="joined"))
+        else:
+            # "joined a gym", "joined a group of globetrotters": a membership, no employer
+            value = _value_of(target, of=True) or value
+            drafts.append(self._draft(ref, "member_of", value, cue="joined", change=True,
                                       split=False, alias="joined"))
         role = self._prep("as")
         if role is not None and (title := _value_of(role[1], of=True)):

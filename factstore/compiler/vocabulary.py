@@ -122,6 +122,9 @@ ATTRIBUTES: tuple[AttributeSpec, ...] = (
 
 #: Attributes by key.
 BY_KEY: dict[str, AttributeSpec] = {a.key: a for a in ATTRIBUTES}
+#: Every built-in alias, folded, with its key ("works at" -> employer).
+ALIAS_KEYS: dict[str, str] = {" ".join(alias.lower().replace("_", " ").split()): a.key
+                              for a in ATTRIBUTES for alias in a.aliases}
 #: The words by which a question asks for each built-in key.
 QUESTION_WORDS: dict[str, tuple[str, ...]] = {a.key: a.question_words for a in ATTRIBUTES}
 #: The keys a group's members hold with it.
@@ -213,6 +216,8 @@ EVENT_WORDS: frozenset[str] = frozenset({
     "failure", "failures", "recovery", "limitation", "limitations", "crash", "crashes",
     "timeout", "timeouts", "rate_limit", "bug", "bugs", "alert", "alerts", "spike",
     "spikes", "downtime", "regression", "exception", "exceptions", "page", "pages",
+    "meeting", "meetings", "call", "calls", "conversation", "conversations", "visit",
+    "visits", "trip", "trips",
 })
 
 #: Values that are the speaker's relation to someone, not a name: "my sister", "our kids".

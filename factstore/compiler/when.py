@@ -26,6 +26,9 @@ _MONTH = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _NUM = r"(?:\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+couple\s+of|a\s+few)"
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _WEEKDAY = r"(?:" + "|".join(_WEEKDAYS) + r")"
+#: "last Tues", "last Thurs": chat shortens the day; only after "last" (a bare "sat" or
+#: "sun" is another word)
+_SHORT_DAY = r"(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\.?"
 _ISO_DAY = r"\d{4}-\d{2}-\d{2}"
 _FULL = (rf"(?:{_ISO_DAY}|\d{{4}}-\d{{2}}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH},?\s+\d{{4}}"
          rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|{_MONTH},?\s+(?:of\s+)?\d{{4}}"
@@ -50,7 +53,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("at", re.compile(rf"\b(?P<when>(?:last|this|earlier\s+this|at\s+the\s+(?:start|beginning)"
                       rf"\s+of\s+(?:the|this)|at\s+the\s+end\s+of\s+last)\s+(?:week|month|year)"
                       rf"|{_NUM}\s+(?:days?|weeks?|months?|years?)\s+ago"
-                      rf"|(?:last|on)\s+{_WEEKDAY}|just|a\s+moment\s+ago)\b", re.I)),
+                      rf"|(?:last|on)\s+{_WEEKDAY}|last\s+{_SHORT_DAY}(?!\w)|just"
+                      rf"|a\s+moment\s+ago)\b", re.I)),
 )
 
 #: Words that put the change in the future: a plan, not a change that happened.
@@ -93,10 +97,13 @@ def stated_time(text: str, said: datetime) -> StatedTime | None:
             date = _resolve(match["when"], said)
             if date is not None:
                 found.append((match.start(), StatedTime(role, date, match.group(0).strip())))
-                break
+                if match["when"].lower() != "just":
+                    break
     if not found:
         return None
-    return min(found, key=lambda item: item[0])[1]
+    # "just joined ... last Tues": "just" says recent, the named day says when
+    named = [item for item in found if item[1].phrase.lower() != "just"]
+    return min(named or found, key=lambda item: item[0])[1]
 
 
 def _count(word: str) -> int:
@@ -156,9 +163,10 @@ def _resolve(phrase: str, said: datetime) -> str | None:
         if unit == "month":
             return _month_back(said, n)
         return f"{said.year - n:04d}"
-    weekday = re.fullmatch(rf"(?:last\s+|on\s+)?(?P<d>{_WEEKDAY})", low)
+    weekday = re.fullmatch(rf"(?:last\s+|on\s+)?(?P<d>{_WEEKDAY}|{_SHORT_DAY})", low)
     if weekday:
-        back = (said.weekday() - _WEEKDAYS.index(weekday["d"])) % 7 or 7
+        index = next(i for i, day in enumerate(_WEEKDAYS) if day.startswith(weekday["d"][:3]))
+        back = (said.weekday() - index) % 7 or 7
         return _day(said - timedelta(days=back))
     month_only = re.fullmatch(rf"(?:early\s+|late\s+|mid-?\s*)?(?P<m>{_MONTH})", low)
     if month_only:

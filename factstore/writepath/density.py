@@ -194,6 +194,8 @@ _FILLERS = frozenset((
     "actually", "definitely", "totally", "super", "pretty", "quite", "even", "always",
     "never", "usually", "sometimes", "often", "again", "already", "though", "anyway",
     "probably", "maybe", "truly", "honestly", "lately", "recently", "today", "tonight",
+    # the connectives of a stated interval ("paused until 2030"): its date is a value
+    "until", "till", "since",
 ))
 _WORD = re.compile(r"[a-z0-9][a-z0-9'.+/_-]*")
 #: Share of the two frames' words (Dice) that must be exceeded for one property: "loves
