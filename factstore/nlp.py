@@ -54,3 +54,18 @@ def parse_all(texts: list[str]) -> list[Any]:
                 del _PARSED[old]
         _PARSED.update((t, found[t]) for t in missing)
     return [found[t] for t in texts]
+
+
+@cache
+def _common_nouns() -> frozenset[str]:
+    lookups = parser().get_pipe("lemmatizer").lookups
+    if "lemma_index" not in lookups.tables:  # pragma: no cover - the pinned pipeline has it
+        return frozenset()
+    return frozenset(lookups.get_table("lemma_index").get("noun", ()))
+
+
+def common_noun(lemma: str) -> bool:
+    """Whether ``lemma`` is an English common noun in the pipeline's lemma index
+    ("farmer", "people"): a capitalised plural at a sentence's start is then a kind of
+    person, not someone's name ("Ines", "Bilal" are not in it)."""
+    return lemma.lower() in _common_nouns()

@@ -131,7 +131,8 @@ def _small_datasets(tmp_path: Path) -> dict[str, Path]:
     out = {}
     for name, file, keep in (("subject-conflicts", "subject_conflicts.jsonl", 12),
                              ("conflict-precision", "pairs.jsonl", 30),
-                             ("entity-resolution", "entity_mentions.jsonl", 30)):
+                             ("entity-resolution", "entity_mentions.jsonl", 30),
+                             ("knowledge-update", "knowledge_updates.jsonl", 6)):
         lines = (ROOT / "evals" / "data" / file).read_text().splitlines()
         target = tmp_path / f"small-{file}"
         target.write_text("\n".join(lines[:keep]) + "\n")

@@ -34,6 +34,7 @@ from factstore.compiler.vocabulary import (
     class_of,
 )
 from factstore.compiler.when import StatedTime, future_time, stated_time
+from factstore.nlp import common_noun
 
 __all__ = ["mask_identifiers", "read_sentence"]
 
@@ -437,6 +438,9 @@ def _value_of(token: Any, *, of: bool = False) -> str | None:
     return text
 
 
+#: Heads of a team one works on, one at a time (a club or a board is one of several).
+_TEAM_HEADS = frozenset(("team", "squad", "department"))
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _NAMED_ENTITIES = frozenset(("PERSON", "ORG", "GPE", "LOC", "FAC", "PRODUCT", "LANGUAGE",
                              "NORP", "WORK_OF_ART", "QUANTITY", "MONEY", "PERCENT"))
 
@@ -492,7 +496,7 @@ def _name_ref(tokens: Sequence[Any], speaker: str | None) -> SubjectRef | None:
     if all(t.pos_ == "PROPN" or (t.text[:1].isupper() and t.pos_ in ("NOUN", "ADJ", "X"))
            for t in words):
         if len(words) == 1 and head.tag_ == "NNS" and head.is_sent_start and \
-                not head.ent_type_:
+                not head.ent_type_ and (common_noun(head.lemma_) or common_noun(head.lower_)):
             return None  # "Farmers manage ...", "People work ...": capitalised by position
         if head.ent_type_ in ("DATE", "TIME"):
             return None  # "March", "Monday": a time, no one's name
@@ -705,7 +709,9 @@ class _Clause:
                 why = "the property's words hold transcript markup"
             elif draft.value is not None:
                 tokens = self._tokens_of(draft.value)
-                specific = any(_specific_token(t) for t in tokens)
+                # a normalised number ("1,050" read as 1050, "two" as 2) is specific
+                specific = _NUMBER.fullmatch(draft.value) is not None or any(
+                    _specific_token(t) for t in tokens)
                 why = value_problem(draft.attribute, draft.value, specific=specific)
                 nominal = any(t.pos_ in ("NOUN", "PROPN", "NUM", "X", "SYM") or
                               _specific_token(t) for t in tokens)
@@ -1105,6 +1111,12 @@ class _Clause:
             value = _value_of(office[1])
             return ([self._draft(ref, "office", value, cue=cue, change=self.began,
                                  split=False, alias="works from")] if value else []), []
+        team = self._prep("on", "in")
+        if team is not None and team[1].lemma_.lower() in _TEAM_HEADS and \
+                (value := _value_of(team[1])):
+            # "works on the Observability team": the team, one at a time
+            return [self._draft(ref, "team", value, cue=cue, change=self.began,
+                                split=False, alias="works on")], []
         if at is not None and _organisation(at[1]) and (org := _value_of(at[1])):
             drafts.append(self._draft(ref, "employer", org, cue=cue, change=self.began,
                                       split=False, alias=f"works {at[0].lower_}"))
@@ -1136,12 +1148,22 @@ class _Clause:
         if target.lemma_.lower() == "office":
             drafts.append(self._draft(ref, "office", value, cue=self.head.lower_, change=True,
                                       split=False, alias="office"))
+        elif target.lemma_.lower() in _TEAM_HEADS or self._beside_a_team_left():
+            # "joined the Payments team", "left the Growth team and joined Payments": one
+            # team at a time, where a club or a board is one membership among several
+            drafts.append(self._draft(ref, "team", value, cue="joined", change=True,
+                                      split=False, alias="joined"))
         elif target.lemma_.lower() in GROUP_HEADS:
             drafts.append(self._draft(ref, "member_of", value, cue="joined", change=True,
                                       split=False, alias="joined"))
-        elif _organisation(target):
+        elif _organisation(target) or (target.ent_type_ == "PERSON" and target.pos_ == "PROPN"
+                                       and self._employment_context()):
+            # the parser tags some company names as people ("Hooli"): a company when the
+            # sentence speaks of a job ("after leaving Tessellate", "as a data engineer")
             drafts.append(self._draft(ref, "employer", value, cue="joined", change=True,
                                       split=False, alias="joined"))
+        elif target.ent_type_ == "PERSON":
+            return [], []  # "joined Sarah for lunch": company, not a membership
         else:
             # "joined a gym", "joined a group of globetrotters": a membership, no employer
             value = _value_of(target, of=True) or value
@@ -1152,6 +1174,19 @@ class _Clause:
             drafts.append(self._draft(ref, "job_title", title, cue="joined as", change=True,
                                       split=False, alias="joined as"))
         return drafts, []
+
+    def _employment_context(self) -> bool:
+        """The sentence speaks of a job: a role ("as a data engineer") or a company left."""
+        return self._prep("as") is not None or any(
+            t.lemma_.lower() in _LEAVE_VERBS and any(
+                c.dep_ == "dobj" and c.pos_ == "PROPN" for c in t.children)
+            for t in self.head.doc)
+
+    def _beside_a_team_left(self) -> bool:
+        """A conjoined verb leaves a team ("left the Growth team ... and joined Payments")."""
+        return any(t.lemma_.lower() in _LEAVE_VERBS and any(
+            c.dep_ == "dobj" and c.lemma_.lower() in _TEAM_HEADS for c in t.children)
+            for t in (*self.head.conjuncts, self.head.head) if t is not self.head)
 
     def _leave(self) -> tuple[list[Draft], list[Refusal]] | None:
         """'I left Globex last month': ends the value, whatever attribute holds it."""
