@@ -703,7 +703,13 @@ class _Clause:
         """The frame's drafts whose values are values (values.value_problem); the rest
         refused with the reason."""
         kept, refused = [], list(refusals)
+        ended = self._no_longer()
         for draft in drafts:
+            if ended and draft.value is not None and not draft.ends:
+                # "Paola no longer leads Project Fjord": whatever frame read it, the
+                # value stopped holding; it is ended, never stated
+                draft = replace(draft, value=None, unit=None, ends=(draft.value,),
+                                change=True, cue=draft.cue or "no longer")
             why = None
             if "{" in (draft.alias or ""):
                 why = "the property's words hold transcript markup"

@@ -122,9 +122,6 @@ _PLACE_KEYS = frozenset(("lives_in", "region", "headquarters", "office"))
 #: Keys whose values are names ("Porto", "Globex", "the Search team"): "we live in a
 #: federation", "our team is now fruits" name none.
 _NAMED_KEYS = frozenset(("lives_in", "region", "headquarters", "team", "employer"))
-#: Keys the reading frames choose themselves ("is on the Search team", "works from the
-#: Berlin office"), learned by the registry at first use.
-_FRAME_KEYS = frozenset(("team", "office"))
 
 
 def value_problem(attribute: str | None, value: str, *, specific: bool) -> str | None:
@@ -138,6 +135,8 @@ def value_problem(attribute: str | None, value: str, *, specific: bool) -> str |
     words = low.split()
     if not words or "{" in low or "}" in low:
         return "no value (transcript markup)"
+    if not any(c.isalnum() for c in low):
+        return f"value {value!r} has no letter or digit (markup)"
     if low in _PRONOUNS or all(w in _PRONOUNS for w in words):
         return f"value {value!r} is a pronoun"
     if words[-1] in _VAGUE_HEADS or (len(words) == 1 and words[0] in _VAGUE_HEADS):
@@ -159,8 +158,7 @@ def value_problem(attribute: str | None, value: str, *, specific: bool) -> str |
         return f"value {value!r} is a person, not a place"
     if attribute in _NAMED_KEYS and not specific and class_of(value) is None:
         return f"value {value!r} is a kind, not a named {attribute.replace('_', ' ')}"
-    known = attribute in BY_KEY or attribute in _FRAME_KEYS or \
-        attribute.replace("_", " ") in ALIAS_KEYS
+    known = attribute in BY_KEY or attribute.replace("_", " ") in ALIAS_KEYS
     if not known and not specific and class_of(value) is None:
         return (f"value {value!r} of the unregistered attribute {attribute!r} names no "
                 "name, number or identifier")
