@@ -74,3 +74,24 @@ def test_a_join_beside_a_team_left_joins_a_team(compiler):
     joined = [d for d in drafts if d.value == "Payments"]
     assert [(d.attribute, str(d.time.date)) for d in joined] == [("team", "2026-01-21")]
     assert any("Growth team" in d.ends for d in drafts)
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Log retention is 60 days.", ("log_retention", "60")),
+    ("The rate limit is 100 requests per minute.", ("rate_limit", "100")),
+    ("The company is headquartered in Osaka.", ("headquarters", "Osaka")),
+    ("Our headquarters is in Dublin.", ("headquarters", "Dublin")),
+])
+def test_a_property_named_with_no_owner_is_the_speakers_groups(compiler, text, want):
+    drafts = compiler.compile(text, SAID).drafts
+    assert [(d.subject.kind, d.attribute, d.value) for d in drafts] == [("group", *want)]
+
+
+@pytest.mark.parametrize("text", [
+    "The company I applied to is based in Berlin.",
+    "A company is based in Osaka.",
+    "The name is Bond.",
+    "The retention is great.",
+])
+def test_another_company_or_a_bare_word_is_no_ones_property(compiler, text):
+    assert compiler.compile(text, SAID).drafts == ()

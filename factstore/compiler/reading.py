@@ -27,6 +27,7 @@ from factstore.compiler.drafts import Draft, Refusal
 from factstore.compiler.subjects import SubjectRef
 from factstore.compiler.values import attribute_key, clean_value, split_unit, value_problem
 from factstore.compiler.vocabulary import (
+    ALIAS_KEYS,
     GROUP_HEADS,
     RELATION_NOUNS,
     ROLE_HEADS,
@@ -546,7 +547,33 @@ def _noun_phrase(token: Any, speaker: str | None, clause: Any = None) -> _Np:
                 ref = replace(ref, namespace="system")  # 'API', 'CRM': acronyms are systems
             if ref is not None:
                 return _Np(ref, _span_text(back), _name_ref(words, speaker), False, text)
-    return _Np(None, _span_text(words), _name_ref(words, speaker), False, text)
+    rest = _span_text(words)
+    if _ours(token, words):
+        # "Log retention is 60 days", "The company is headquartered in Osaka": a property
+        # (or the company) named with no owner is the speaker's group's, as "our" is
+        if len(words) == 1:
+            return _Np(None, rest, SubjectRef("group"), False, text)
+        return _Np(SubjectRef("group"), rest, None, False, text)
+    return _Np(None, rest, _name_ref(words, speaker), False, text)
+
+
+#: Ownerless phrases that name the speaker's company.
+_COMPANY_WORDS = frozenset(("company", "firm", "organisation", "organization"))
+
+
+def _ours(token: Any, words: Sequence[Any]) -> bool:
+    """The phrase names one of the speaker's group's properties with no owner: a registered
+    key's alias of two or more words ("log retention", "rate limit", "instance type"), or
+    "the company"; with no determiner but "the" and nothing hung on it ("the company I
+    applied to" is another)."""
+    if any(c.dep_ in ("relcl", "acl", "prep") for c in token.children):
+        return False
+    if any(t.dep_ == "det" and t.lower_ != "the" for t in token.subtree):
+        return False
+    folded = " ".join(t.lower_ for t in words)
+    if len(words) == 1:
+        return folded in _COMPANY_WORDS and any(t.lower_ == "the" for t in token.subtree)
+    return folded in ALIAS_KEYS
 
 
 #: Acronyms that name a property, not a thing ("our CI", "my OS").
