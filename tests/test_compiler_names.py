@@ -95,3 +95,16 @@ def test_a_property_named_with_no_owner_is_the_speakers_groups(compiler, text, w
 ])
 def test_another_company_or_a_bare_word_is_no_ones_property(compiler, text):
     assert compiler.compile(text, SAID).drafts == ()
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Project Fjord is led by Paola.", ("Project Fjord", "lead", "Paola")),
+    ("The billing service is owned by Rania.", ("billing service", "owner", "Rania")),
+])
+def test_a_passive_lead_names_what_is_led_and_who_leads(compiler, text, want):
+    drafts = compiler.compile(text, SAID).drafts
+    assert [(d.subject.name, d.attribute, d.value) for d in drafts] == [want]
+
+
+def test_a_passive_lead_by_no_name_is_nothing(compiler):
+    assert compiler.compile("The team is led by a new manager.", SAID).drafts == ()

@@ -116,7 +116,7 @@ def test_an_existing_near_synonym_key_is_preferred() -> None:
 
 def _link(fact, verdict, holds, value="Porto", instead=None, code=None, kind="PREFERENCE"):
     return Link(fact, kind, verdict, code, "lives_in(person/nick)", value, holds,
-                9 if instead else None, instead)
+                9 if instead else None, instead, timeline_id=7)
 
 
 def test_a_fact_whose_value_was_replaced_is_superseded_by_the_same_transition() -> None:
@@ -128,7 +128,9 @@ def test_a_fact_whose_value_was_replaced_is_superseded_by_the_same_transition() 
 def test_a_value_that_ended_with_nothing_after_it_supersedes_its_fact_too() -> None:
     # "I no longer live in Utrecht": the value stopped, nothing holds instead
     changes = stated_verdicts([_link(1, "active", False, "Utrecht")])
-    assert [(c.to, c.by) for c in changes] == [("superseded", None)]
+    # superseded by the timeline fact whose end says so (a superseded fact always names
+    # what superseded it: the facts table's CHECK)
+    assert [(c.to, c.by) for c in changes] == [("superseded", 7)]
     assert "Utrecht no longer holds" in changes[0].reason
 
 

@@ -77,6 +77,25 @@ def test_the_move_is_an_event_dated_by_its_relative_time(parsed) -> None:
     assert events[0].event_at_source == "text"
 
 
+@pytest.mark.parametrize(("old", "ended"), [
+    ("I live in Utrecht.", "I no longer live in Utrecht."),
+    ("Project Fjord is led by Paola.", "Paola no longer leads Project Fjord; Rohan does."),
+])
+def test_a_value_ended_with_nothing_after_it_supersedes_its_fact(parsed, old, ended) -> None:
+    first = parsed.remember(old, said_at=OLD)
+    parsed.remember(ended, said_at=NEW)
+    stating = [f for f in first.facts if f.kind.value != "EVENT"]
+    assert stating
+    for fact in stating:
+        now = parsed.fact(fact.id)
+        assert now.verdict.value == "superseded"
+        # superseded by what says it ended: the ending statement, or the timeline fact
+        # whose end says so when nothing else did
+        assert now.superseded_by is not None
+    assert _current(parsed, "Where do I live?" if "live" in old else
+                    "Who leads Project Fjord?") == []
+
+
 def test_retracting_the_update_brings_the_old_fact_back(parsed) -> None:
     first = parsed.remember("We live in Porto.", said_at=OLD)
     parsed.remember("We moved to Lisbon in March.", said_at=NEW)

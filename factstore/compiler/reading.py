@@ -1515,6 +1515,19 @@ class _Clause:
             return None
         ref = self._ref()
         obj = self._object()
+        by = next((c for c in self.children if c.dep_ == "agent"), None)
+        if by is not None and self.lemma in ("lead", "run", "own", "head", "chair") and \
+                any(c.dep_ == "nsubjpass" for c in self.children):
+            # "Project Fjord is led by Paola": the subject is what is led, the agent leads
+            leader = next((c for c in by.children if c.dep_ == "pobj"), None)
+            name = _value_of(leader) if leader is not None and leader.pos_ == "PROPN" else None
+            if ref is None or ref.kind != "named" or name is None:
+                return None
+            if ref.namespace == "person":
+                ref = replace(ref, namespace="project")
+            key = "owner" if self.lemma == "own" else "lead"
+            return [self._draft(ref, key, name, cue=self._cue("") or None, split=False,
+                                alias="led by" if key == "lead" else "owned by")], []
         if ref is None or obj is None or ref.kind != "named" and self.lemma != "manage":
             return None
         if self.lemma == "manage":

@@ -43,6 +43,8 @@ class Link:
     #: what holds instead (a timeline fact id and its value), if anything does
     instead_id: int | None = None
     instead: str | None = None
+    #: the timeline fact that carries this value (and, once it ended, its end)
+    timeline_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,10 @@ def stated_verdicts(links: Sequence[Link]) -> list[Change]:
             reason = (f"timeline {gone.key} moved on: {gone.value} was replaced by "
                       f"{gone.instead} (fact #{gone.instead_id})" if gone.instead
                       else f"timeline {gone.key}: {gone.value} no longer holds")
-            changes.append(Change(fact_id, "superseded", reason, gone.instead_id))
+            # with no successor, the timeline fact that ended the value supersedes it
+            changes.append(Change(fact_id, "superseded", reason,
+                                  gone.instead_id if gone.instead_id is not None
+                                  else gone.timeline_id))
         elif not stale and first.verdict == "superseded" and first.last_code == MOVED_ON:
             changes.append(Change(fact_id, "active",
                                   f"timeline {first.key}: {first.value} holds again"))

@@ -388,7 +388,8 @@ def sync_stated(cur: Any, keys: Sequence[Key], at: datetime) -> None:
         return
     cur.execute(
         "SELECT s.fact_id, k.kind, k.verdict AS kind_verdict, e.value, e.unit, "
-        "e.access_scope, e.sealed_version, e.id AS evidence_id, t.timeline_scope, t.subject, "
+        "e.access_scope, e.sealed_version, e.id AS evidence_id, t.id AS timeline_id, "
+        "t.timeline_scope, t.subject, "
         "t.attribute, t.cardinality, "
         "(SELECT h.reason_code FROM fact_history h WHERE h.fact_id = s.fact_id "
         " ORDER BY h.id DESC LIMIT 1) AS last_code "
@@ -412,7 +413,8 @@ def sync_stated(cur: Any, keys: Sequence[Key], at: datetime) -> None:
         other = next((f for f in held if f.value_key != stated), None)
         links.append(Link(row["fact_id"], row["kind"], row["kind_verdict"], row["last_code"],
                           f"{row['attribute']}({row['subject']})", row["value"], holds,
-                          other.id if other else None, other.value if other else None))
+                          other.id if other else None, other.value if other else None,
+                          row["timeline_id"]))
     changes = stated_verdicts(links)
     if changes:
         # step 3 of the lock order: the kinds of the plain facts whose verdicts move
