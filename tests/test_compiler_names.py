@@ -108,3 +108,24 @@ def test_a_passive_lead_names_what_is_led_and_who_leads(compiler, text, want):
 
 def test_a_passive_lead_by_no_name_is_nothing(compiler):
     assert compiler.compile("The team is led by a new manager.", SAID).drafts == ()
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Gael: where is Femi?\nHamid: he moved to the Payments team last month, didn't you see "
+     "the announcement?", {("team", "Payments team")}),
+    ("Hamid: Femi moved to the Payments team last month, right?", {("team", "Payments team")}),
+    ("We moved to Lisbon, didn't we?", {("lives_in", "Lisbon")}),
+    ("Did you move to Lisbon, or did you stay?", set()),
+    ("Where do you live, Porto?", set()),
+    ("Do you live in Porto, right?", set()),
+    ("Is web-1 on 7 replicas now?", set()),
+])
+def test_a_statement_with_a_question_tagged_on_is_read_and_a_question_is_not(compiler, text,
+                                                                              want):
+    assert _drafts(compiler, text) == want
+
+
+def test_no_longer_ends_only_its_own_clause(compiler):
+    drafts = compiler.compile("Greta: no idea haha, I no longer live in Utrecht, I'm in Aarhus "
+                              "now", SAID).drafts
+    assert {(d.value, d.ends) for d in drafts} == {(None, ("Utrecht",)), ("Aarhus", ())}

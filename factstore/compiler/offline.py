@@ -12,6 +12,7 @@ Deterministic: the same text said at the same time compiles the same.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -43,11 +44,32 @@ def _parts(sentence: Sentence) -> list[Sentence]:
     for a, b in pieces:
         chunk = sentence.text[a:b]
         lead = len(chunk) - len(chunk.lstrip())
-        chunk = chunk.strip()
+        chunk = _untagged(chunk.strip())
         if chunk:
             out.append(Sentence(sentence.start + a + lead, sentence.start + a + lead + len(chunk),
                                 chunk))
     return out
+
+
+#: A question tagged onto a statement after a comma ("..., didn't you see it?", "..., right?").
+_TAG_QUESTION = re.compile(
+    r",\s*(?:didn'?t|did|don'?t|do|does|doesn'?t|isn'?t|is|aren'?t|are|wasn'?t|was|"
+    r"haven'?t|have|hasn'?t|has|can'?t|can|won'?t|will|wouldn'?t|would|right|no|eh|"
+    r"remember|you know)\b[^,]*\?[\s\"')\]”]*$", re.I)
+#: First words of a sentence that itself asks ("Did you move ..., or ...?").
+_ASKS = re.compile(r"^(?:who|what|when|where|which|why|how|whose|whom|do|does|did|is|are|was|"
+                   r"were|have|has|had|can|could|will|would|should|shall|may|might|must)\b",
+                   re.I)
+
+
+def _untagged(chunk: str) -> str:
+    """A statement with a question tagged on, without the tag: "he moved to the Payments
+    team last month, didn't you see the announcement?" is read as its statement; a
+    sentence that itself asks stays a question."""
+    tag = _TAG_QUESTION.search(chunk)
+    if tag is None or _ASKS.match(chunk.lstrip("\"'(“ ")):
+        return chunk
+    return chunk[:tag.start()].rstrip()
 
 
 class ParserCompiler:

@@ -699,6 +699,20 @@ class _Clause:
         return bool(re.search(r"\bno longer\b|\bnot\b.*\b(?:anymore|any more|any longer)\b"
                               r"|n't\b.*\b(?:anymore|any more|any longer)\b", low))
 
+    def _ends_here(self) -> bool:
+        """This clause's own verb says the value stopped ("no longer leads", "doesn't live
+        there anymore"), not another clause of the sentence ("I no longer live in Utrecht,
+        I'm in Aarhus now": the second states a value)."""
+        children = list(self.head.children)
+        for c in children:
+            low = c.lower_
+            if low == "longer" and any(g.lower_ == "no" for g in c.children):
+                return True
+            if low in ("anymore", "more", "longer") and any(
+                    n.dep_ == "neg" for n in children):
+                return True
+        return False
+
     # ---- reading ----
 
     def read(self) -> tuple[list[Draft], list[Refusal]]:
@@ -730,7 +744,7 @@ class _Clause:
         """The frame's drafts whose values are values (values.value_problem); the rest
         refused with the reason."""
         kept, refused = [], list(refusals)
-        ended = self._no_longer()
+        ended = self._ends_here()
         for draft in drafts:
             if ended and draft.value is not None and not draft.ends:
                 # "Paola no longer leads Project Fjord": whatever frame read it, the
