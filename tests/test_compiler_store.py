@@ -79,7 +79,7 @@ def test_the_move_is_an_event_dated_by_its_relative_time(parsed) -> None:
 
 @pytest.mark.parametrize(("old", "ended"), [
     ("I live in Utrecht.", "I no longer live in Utrecht."),
-    ("Project Fjord is led by Paola.", "Paola no longer leads Project Fjord; Rohan does."),
+    ("Project Fjord is led by Paola.", "Paola no longer leads Project Fjord."),
 ])
 def test_a_value_ended_with_nothing_after_it_supersedes_its_fact(parsed, old, ended) -> None:
     first = parsed.remember(old, said_at=OLD)
@@ -94,6 +94,13 @@ def test_a_value_ended_with_nothing_after_it_supersedes_its_fact(parsed, old, en
         assert now.superseded_by is not None
     assert _current(parsed, "Where do I live?" if "live" in old else
                     "Who leads Project Fjord?") == []
+
+
+def test_a_value_handed_over_in_an_ellipsis_is_current(parsed) -> None:
+    parsed.remember("Project Fjord is led by Paola.", said_at=OLD)
+    parsed.remember("Paola no longer leads Project Fjord; Rohan does.", said_at=NEW)
+    assert _current(parsed, "Who leads Project Fjord?") == ["Rohan"]
+    assert _as_of(parsed, "Who leads Project Fjord?", "2025-12") == ["Paola"]
 
 
 def test_retracting_the_update_brings_the_old_fact_back(parsed) -> None:
@@ -230,3 +237,29 @@ def test_remember_many_and_one_by_one_give_the_same_tables(fresh_stores) -> None
     many = fresh_stores(extractor=ParserExtractor(), user_id="nick")
     many.remember_many(captures)
     assert _tables(one) == _tables(many)
+
+
+def _holders(answers) -> list[str]:
+    return sorted(key.subject for key in answers if key.holder)
+
+
+def test_a_question_naming_a_value_is_answered_by_who_holds_it(parsed) -> None:
+    parsed.remember("Ugo leads Project Driftwood.", said_at="2025-01-10T09:00:00Z")
+    parsed.remember("Ugo now also leads Project Fjord.", said_at="2025-06-10T09:00:00Z")
+    parsed.remember("Oren is on the Identity team.", said_at="2025-01-10T09:00:00Z")
+    parsed.remember("Chiara joined the Identity team in March.", said_at="2025-04-10T09:00:00Z")
+    parsed.remember("Oren moved to the Search team in September.",
+                    said_at="2025-10-01T09:00:00Z")
+    asked = "Which projects does Ugo lead?"
+    assert _holders(parsed.recall(asked, now=ASKED).answers) == [
+        "project/project-driftwood", "project/project-fjord"]
+    assert _holders(parsed.brief(asked, as_of="2025-03").keys) == ["project/project-driftwood"]
+    team = "Who is on the Identity team?"
+    # a holder answers only while it holds the value: Oren left in September
+    assert _holders(parsed.recall(team, now=ASKED).answers) == ["person/chiara"]
+    assert _holders(parsed.brief(team, as_of="2025-05").keys) == ["person/chiara",
+                                                                  "person/oren"]
+    # a question about a subject reads the subject's own key, never holders
+    forward = parsed.recall("Which team is Oren on?", now=ASKED).answers
+    assert [(k.subject, k.holder) for k in forward] == [("person/oren", False)]
+    assert _current(parsed, "Who leads Project Fjord?") == ["Ugo"]

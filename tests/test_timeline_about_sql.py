@@ -211,3 +211,24 @@ def test_a_mentioned_subject_has_both_slug_ends_in_the_question_words(slug, ques
     first, last = about.slug_ends(subject)
     if about.subject_mentioned(subject, question):
         assert first in about.slug_words(question) and last in about.slug_words(question)
+
+
+@pytest.mark.parametrize(("question", "subject", "another"), [
+    ("Which region is svc-mail deployed in?", "system/svc-analytics", True),
+    ("Which message broker does svc-invoices use?", "system/svc-payments", True),
+    ("What is the api-gw timeout?", "system/api-gw", False),
+    ("What is web-1's memory limit?", "system/web-1", False),
+    ("What is my shoe size?", "person/root", False),
+    ("Where does Greta live?", "person/greta", False),
+    ("What is Elif's shoe size?", "person/root", True),
+    ("Who leads Project Fjord?", "project/project-harbor", True),
+    ("Who leads Project Fjord?", "project/project-fjord", False),
+    ("Which CI system does the checkout repo build on?", "system/checkout-repo", False),
+])
+def test_a_question_naming_another_is_not_answered_by_the_only_one(question, subject,
+                                                                   another):
+    assert about.names_another(question, subject) is another
+    # the only subject holding the attribute answers only when the question names no other
+    chosen = about.keys_about(question, [(subject, "region")], None)
+    mentioned = about.subject_mentioned(subject, question)
+    assert (chosen == []) is (another and not mentioned)

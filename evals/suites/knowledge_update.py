@@ -68,7 +68,8 @@ def _bad(path: Path, line: int | str, msg: str) -> InvalidInput:
 
 
 def _norm(text: str) -> list[str]:
-    return re.sub(r"[^a-z0-9]+", " ", text.lower()).split()
+    # "1,050" and "1050" are one number
+    return re.sub(r"[^a-z0-9]+", " ", re.sub(r"(?<=\d),(?=\d{3}\b)", "", text.lower())).split()
 
 
 def holds(expected: str, served: str) -> bool:
@@ -191,17 +192,26 @@ def _value_text(fact: Any) -> str:
     return f"{fact.value} {fact.unit}" if fact.unit else str(fact.value)
 
 
+def _key_answers(key: Any) -> list[str]:
+    """What a timeline key answers: its current values, or, for a key read because the
+    question named its value and asks who holds it, its subject ('project/project-fjord'
+    answers "Which projects does Ugo lead?")."""
+    if getattr(key, "holder", False):
+        return [key.subject.split("/", 1)[-1].replace("-", " ")]
+    return [_value_text(f) for f in key.current]
+
+
 def served_current(result: Any) -> tuple[list[str], list[str]]:
     """(the current values of the timelines recall answers with, the statements of the
     items it serves as present-tense truth), in the order served."""
-    values = [_value_text(f) for key in result.answers for f in key.current]
+    values = [v for key in result.answers for v in _key_answers(key)]
     truths = [item.fact.statement for item in result.items
               if item.fact is not None and item.label.present_tense]
     return values, truths
 
 
 def _as_of_values(brief: Any) -> list[str]:
-    return [_value_text(f) for key in brief.keys for f in key.current]
+    return [v for key in brief.keys for v in _key_answers(key)]
 
 
 def _wanted(value: Any) -> list[str]:

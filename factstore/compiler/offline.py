@@ -18,7 +18,13 @@ from datetime import datetime
 
 from factstore.compiler.dialogue import answer_parts, fuse
 from factstore.compiler.drafts import Compilation, Draft, Refusal
-from factstore.compiler.reading import LEAD, Mentions, mask_identifiers, read_sentence
+from factstore.compiler.reading import (
+    LEAD,
+    Mentions,
+    ellipsis_holder,
+    mask_identifiers,
+    read_sentence,
+)
 from factstore.extractors.rules import Sentence, split_sentences
 from factstore.extractors.turns import split_turns
 
@@ -72,6 +78,22 @@ def _untagged(chunk: str) -> str:
     return chunk[:tag.start()].rstrip()
 
 
+def _handed_over(text: str, drafts: Sequence[Draft], doc: object, sentence: Sentence,
+                 offset: int) -> list[Draft]:
+    """"Chiara no longer owns the budget; Kenji does.": the part before ended the value of
+    the one it opens with, and this part names who holds it now."""
+    holder = ellipsis_holder(doc, sentence.text)
+    if holder is None:
+        return []
+    out = []
+    for draft in drafts:
+        if draft.value is None and len(draft.ends) == 1 and text.startswith(draft.ends[0]):
+            out.append(dataclasses.replace(
+                draft, value=holder, ends=(), cue="does now", quote=sentence.text,
+                span=(offset, offset + len(sentence.text))))
+    return out
+
+
 class ParserCompiler:
     """Parse-based compiler: property statements of plain text into timeline drafts."""
 
@@ -95,6 +117,7 @@ class ParserCompiler:
         refusals: list[Refusal] = []
         previous: tuple[object, str, object] | None = None  # (turn, text, doc) of a question
         last_turn = None
+        before: tuple[object, str, list[Draft]] | None = None  # the unit read just before
         for (turn, sentence), doc in zip(units, docs, strict=True):
             offset = turn.start + sentence.start
             if turn is not last_turn and previous is not None and turn.speaker and \
@@ -108,8 +131,11 @@ class ParserCompiler:
                 doc = parse_all([mask_identifiers(text_read)])[0]
             made, refused = read_sentence(doc, text_read, offset, turn.speaker, said,
                                           mentions, lead=lead)
+            if not made and before is not None and before[0] is turn:
+                made = _handed_over(before[1], before[2], doc, sentence, offset)
             drafts += made
             refusals += refused
+            before = (turn, sentence.text, made)
             if turn is not last_turn:
                 last_turn = turn
             if sentence.text.rstrip("\"')]” ").endswith("?"):

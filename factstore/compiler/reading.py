@@ -25,7 +25,13 @@ from typing import Any
 
 from factstore.compiler.drafts import Draft, Refusal
 from factstore.compiler.subjects import SubjectRef
-from factstore.compiler.values import attribute_key, clean_value, split_unit, value_problem
+from factstore.compiler.values import (
+    attribute_key,
+    clean_value,
+    split_unit,
+    unit_attribute,
+    value_problem,
+)
 from factstore.compiler.vocabulary import (
     ALIAS_KEYS,
     GROUP_HEADS,
@@ -33,6 +39,7 @@ from factstore.compiler.vocabulary import (
     ROLE_HEADS,
     SYSTEM_HEADS,
     class_of,
+    shaped_class,
 )
 from factstore.compiler.when import StatedTime, future_time, stated_time
 from factstore.nlp import common_noun
@@ -93,11 +100,14 @@ _SET_VERBS = frozenset(("raise", "increase", "bump", "cut", "reduce", "lower", "
                         "shrink", "adjust", "extend", "trim", "tighten", "loosen", "lift",
                         "change"))
 _PLACE_VERBS = frozenset(("live", "reside", "stay"))
+#: Verbs by which a system sends to another ("publishes its events to NATS").
+_SEND_VERBS = frozenset(("publish", "write", "send", "log", "push", "stream", "emit", "ship",
+                         "forward"))
 _MOVE_VERBS = frozenset(("move", "relocate", "settle"))
 _EMPLOY_VERBS = frozenset(("work",))
 _JOIN_VERBS = frozenset(("join",))
 _LEAVE_VERBS = frozenset(("leave", "quit"))
-_RUN_VERBS = frozenset(("run", "use", "have", "operate", "host", "allow", "permit"))
+_RUN_VERBS = frozenset(("run", "use", "have", "operate", "host", "allow", "permit", "build"))
 _STATE_VERBS = frozenset(("be", "live", "reside", "work", "report", "run", "use", "have",
                           "speak", "drive", "own", "lead", "manage", "belong", "stay"))
 _ADDITION = frozenset(("also", "too", "additionally"))
@@ -108,6 +118,8 @@ _VERB_FORMS = {"lives": "live", "works": "work", "runs": "run", "reports": "repo
 _NOW = frozenset(("now", "currently", "nowadays", "anymore"))
 _NOT_VALUES = frozenset(("it", "them", "this", "that", "something", "anything", "nothing",
                          "everything", "one", "some", "all", "there", "here", "home"))
+#: Heads of a phrase naming who holds a thing ("the budget owner", "the project lead").
+_HOLDER_HEADS = frozenset(("owner", "lead", "leader"))
 _ROLE_PREP_HEADS = frozenset(("head", "director", "vp", "chief", "lead", "manager"))
 
 
@@ -147,7 +159,9 @@ class Mentions:
                 # headed by a system word ("the billing service"); not "OOM-killed"
                 systems.append(_run_text(token) if masked else _span_text(
                     _phrase_tokens(token, per=False)).removeprefix("the ").strip())
-            elif token.pos_ == "PROPN" and token.ent_type_ not in _NOT_PEOPLE and \
+            elif token.pos_ == "PROPN" and (token.ent_type_ not in _NOT_PEOPLE or
+                                            token.ent_type_ == "CARDINAL" and
+                                            token.text.isalpha()) and \
                     low not in _CALENDAR and token.text[:1].isupper() and \
                     not token.text.isupper() and \
                     token.lemma_.lower() not in GROUP_HEADS | SYSTEM_HEADS:
@@ -235,6 +249,24 @@ def read_sentence(doc: Any, sentence_text: str, offset: int, speaker: str | None
         _ORIGINAL.reset(token)
 
 
+def ellipsis_holder(doc: Any, sentence_text: str) -> str | None:
+    """"Kenji does.", "Rohan does now": a clause that repeats the verb before it with a new
+    subject -- the name that now does it, or None."""
+    words = [t for t in doc if not t.is_punct and t.lower_ not in ("now", "too", "instead")]
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None or root.lemma_.lower() != "do" or not 2 <= len(words) <= 4 or \
+            any(c.dep_ in ("dobj", "attr", "xcomp", "ccomp", "neg") for c in root.children):
+        return None
+    subject = _own_subject(root)
+    if subject is None or subject.pos_ != "PROPN":
+        return None
+    token = _ORIGINAL.set(sentence_text)
+    try:
+        return _value_of(subject)
+    finally:
+        _ORIGINAL.reset(token)
+
+
 def _read(doc: Any, sentence_text: str, offset: int, speaker: str | None,
           said: datetime, mentions: Mentions, lead: int = 0
           ) -> tuple[list[Draft], list[Refusal]]:
@@ -283,10 +315,20 @@ def _heads(doc: Any) -> list[Any]:
                     or token.dep_ == "xcomp" and token.head.lemma_ in _ASPECTUAL
                     or token.dep_ == "ccomp" and token.head.lemma_ in ("say", "tell", "think",
                                                                         "mention", "hear")
-                    or _fronted(token)):
+                    or _fronted(token)) or _misread_verb(token):
                 heads.append(token)
                 changed = True
     return sorted(heads, key=lambda t: t.i)
+
+
+def _misread_verb(token: Any) -> bool:
+    """"the nightly export runs at 04:30 UTC now, backups stay ...": a verb the parser
+    read as a plural noun, with its subject as a compound before it and a place or time
+    after it, heads a clause of its own."""
+    return token.pos_ == "NOUN" and token.lower_ in _VERB_FORMS and token.dep_ != "ROOT" \
+        and any(c.dep_ == "compound" or c.dep_ == "amod" and c.lower_ in SYSTEM_HEADS
+                for c in token.lefts) and \
+        any(c.dep_ == "prep" for c in token.rights)
 
 
 def _fronted(token: Any) -> bool:
@@ -324,13 +366,22 @@ def _own_subject(verb: Any) -> Any | None:
     found = before[-1] if before else (subjects[0] if subjects else None)
     if found is None and verb.dep_ == "xcomp" and verb.head.lemma_ in _ASPECTUAL:
         return _own_subject(verb.head)
+    if found is None and verb.pos_ == "NOUN" and verb.lower_ in _VERB_FORMS:
+        # "The nightly export runs at 02:00": the verb read as a plural noun, its subject
+        # as the noun's compound
+        found = next((c for c in reversed(list(verb.lefts)) if c.dep_ in ("compound", "amod")
+                      and (c.pos_ in ("NOUN", "PROPN") or c.lower_ in SYSTEM_HEADS)), None)
     if found is None:
         # the small parser reads a name before a verb as the verb's modifier ("Dmitri
         # works at ...", "Tomás lives in ...", "web-1 is back to 5"): the word right before
         # the head, a name or an identifier, is its subject
-        before = verb.doc[verb.i - 1] if verb.i > 0 else None
+        at = verb.i - 1
+        while at > 0 and verb.doc[at].dep_ in ("aux", "auxpass", "neg") and \
+                verb.doc[at].head.i == verb.i:
+            at -= 1  # "api-gw is running ...": past the auxiliaries
+        before = verb.doc[at] if at >= 0 and at < verb.i else None
         if before is not None and before.head.i == verb.i and \
-                before.dep_ in ("advmod", "npadvmod", "amod", "compound", "nmod") and \
+                before.dep_ in ("advmod", "npadvmod", "amod", "compound", "nmod", "dep") and \
                 (_identifier(_run_text(before)) or before.pos_ == "PROPN" or
                  (before.text[:1].isupper() and before.i == 0)):
             found = before
@@ -404,6 +455,14 @@ def _phrase_tokens(token: Any, *, of: bool = False, per: bool = True) -> list[An
             keep |= {t.i for t in child.subtree}
         elif child.dep_ == "punct" and child.text in ("-", ".") and not child.whitespace_:
             keep.add(child.i)
+    after = token.doc[token.i + 1] if token.i + 1 < len(token.doc) else None
+    if after is not None and after.head.i == token.head.i and after.head.i != token.i and \
+            after.dep_ == token.dep_ and token.dep_ in ("dobj", "pobj", "attr") and \
+            after.text.islower() and after.pos_ in ("NOUN", "VERB") and \
+            after.tag_ in ("NN", "NNS", "VB"):
+        # "migrated the checkout repo", "promoted to analytics lead": the small parser split
+        # one phrase into two objects of the verb; the second word is its head
+        keep.add(after.i)
     for t in list(keep):
         for r in _run(token.doc[t]):
             keep.add(r.i)
@@ -441,6 +500,11 @@ def _value_of(token: Any, *, of: bool = False) -> str | None:
 
 #: Heads of a team one works on, one at a time (a club or a board is one of several).
 _TEAM_HEADS = frozenset(("team", "squad", "department"))
+#: Nouns after a value its shape already names ("m6i.xlarge instances").
+_SHAPE_NOUNS = frozenset(("instance", "instances", "node", "nodes", "machine", "machines",
+                          "box", "boxes", "region", "vm", "vms"))
+#: A time of day: "02:00", "4:30".
+_CLOCK = re.compile(r"\b\d{1,2}:\d{2}\b")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _NAMED_ENTITIES = frozenset(("PERSON", "ORG", "GPE", "LOC", "FAC", "PRODUCT", "LANGUAGE",
                              "NORP", "WORK_OF_ART", "QUANTITY", "MONEY", "PERCENT"))
@@ -476,6 +540,15 @@ def _opens_clause(head: Any) -> bool:
 
 # -- subjects -------------------------------------------------------------------------------
 
+def _hyphenated_name(token: Any) -> bool:
+    """'Soo-jin', 'Jean-Luc': a capitalised, letters-only hyphenated word the parser reads
+    as a name is a person's, not a system's identifier ('web-1', 'svc-auth')."""
+    text = _run_text(token)
+    parts = text.split("-")
+    return len(parts) > 1 and text[:1].isupper() and all(p.isalpha() for p in parts) and \
+        (token.pos_ == "PROPN" or token.ent_type_ == "PERSON")
+
+
 def _name_ref(tokens: Sequence[Any], speaker: str | None) -> SubjectRef | None:
     """A noun phrase as a named subject: a system, a team, a person or a company."""
     words = [t for t in tokens if t.dep_ != "det" and t.tag_ != "PRP$"
@@ -487,15 +560,19 @@ def _name_ref(tokens: Sequence[Any], speaker: str | None) -> SubjectRef | None:
         return None
     head = words[-1]
     low_heads = {t.lower_ for t in words}
-    if _identifier(text.replace(" ", "")) and " " not in text:
+    if len(words) > 1 and words[0].lower_ == "project" and words[0].text[:1].isupper():
+        return SubjectRef("named", text, "project")  # "Project Atlas", whatever its verb
+    if _identifier(text.replace(" ", "")) and " " not in text and not _hyphenated_name(head):
         return SubjectRef("named", text, "system")
     if head.lemma_.lower() in SYSTEM_HEADS or head.lower_ in SYSTEM_HEADS or \
             low_heads & {"api", "db", "ci", "vpn", "cdn", "dns"}:
         return SubjectRef("named", text, "system")
     if head.lemma_.lower() in GROUP_HEADS:
         return SubjectRef("named", text, "project")
+    if _hyphenated_name(head) and {t.i for t in words} <= {t.i for t in _run(head)}:
+        return SubjectRef("named", text, "person")
     if all(t.pos_ == "PROPN" or (t.text[:1].isupper() and t.pos_ in ("NOUN", "ADJ", "X"))
-           for t in words):
+           or _hyphenated_name(t) for t in words if t.text != "-"):
         if len(words) == 1 and head.tag_ == "NNS" and head.is_sent_start and \
                 not head.ent_type_ and (common_noun(head.lemma_) or common_noun(head.lower_)):
             return None  # "Farmers manage ...", "People work ...": capitalised by position
@@ -505,6 +582,22 @@ def _name_ref(tokens: Sequence[Any], speaker: str | None) -> SubjectRef | None:
             return SubjectRef("named", text, "customer")
         return SubjectRef("named", text, "person")
     return None
+
+
+def _thing_ref(token: Any) -> SubjectRef | None:
+    """A definite common-noun phrase as a thing someone owns or leads ("the travel budget",
+    "the infrastructure budget"): named by its words, in the project namespace. Only "the"
+    makes it one thing; "a budget" is none in particular."""
+    tokens = _phrase_tokens(token)
+    if not any(t.dep_ == "det" and t.lower_ == "the" for t in tokens) or \
+            token.pos_ != "NOUN" or token.ent_type_:
+        return None
+    words = [t for t in tokens if t.dep_ != "det"]
+    text = clean_value(_span_text(words))
+    if not text or len(words) > 4 or any(t.pos_ == "PRON" or t.pos_ == "VERB" and
+                                         t.tag_ != "VBG" for t in words):
+        return None
+    return _name_ref(words, None) or SubjectRef("named", text, "project")
 
 
 def _noun_phrase(token: Any, speaker: str | None, clause: Any = None) -> _Np:
@@ -521,16 +614,26 @@ def _noun_phrase(token: Any, speaker: str | None, clause: Any = None) -> _Np:
                               speaker)
         relation = token.lemma_.lower() in RELATION_NOUNS or token.lower_ in RELATION_NOUNS
         return _Np(owner, _span_text(rest), None, relation, text)
-    of = next((c for c in token.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+    # "the memory limit of svc-x"; "headcount on the Growth team", "retention for the
+    # audit bucket": a property noun with its owner after it (a team or a system after
+    # "on"/"for"; a person there is not the owner: "the budget for Anna")
+    of = next((c for c in token.children if c.dep_ == "prep" and (
+        c.lower_ == "of" or c.lower_ in ("on", "for") and (
+            token.pos_ == "NOUN" or token.dep_ in _SUBJECT_DEPS))), None)
     if of is not None:
         pobj = next((c for c in of.children if c.dep_ == "pobj"), None)
         if pobj is not None:
             owner = _name_ref(_phrase_tokens(pobj), speaker) or _pronoun_ref(pobj, speaker)
+            if owner is not None and of.lower_ != "of" and owner.namespace == "person":
+                owner = None
             if owner is not None:
                 rest = [t for t in tokens if t.dep_ != "det"]
                 return _Np(owner, _span_text(rest), None, False, text)
-    # an identifier or a proper name in front: "the API rate limit", "web-1 memory limit"
     words = [t for t in tokens if t.dep_ != "det"]
+    if _mine(token, words):
+        # "shoe size is now 39": a personal property named with no owner is the speaker's
+        return _Np(SubjectRef("speaker", speaker), _span_text(words), None, False, text)
+    # an identifier or a proper name in front: "the API rate limit", "web-1 memory limit"
     for cut in range(len(words) - 1, 0, -1):
         front, back = words[:cut], words[cut:]
         if back[-1].pos_ != "NOUN" or not back[-1].text.islower():
@@ -538,9 +641,12 @@ def _noun_phrase(token: Any, speaker: str | None, clause: Any = None) -> _Np:
         if not back[0].text.islower():
             continue
         last = front[-1]
-        # the front ends with a name ("the partner API rate limit", "web-1 memory limit")
+        # the front ends with a name ("the partner API rate limit", "web-1 memory limit"),
+        # or is a system or a team named by two words or more ("the billing job schedule")
         if last.pos_ == "PROPN" or _identifier(_run_text(last)) or \
-                (last.text.isupper() and len(last.text) > 1):
+                (last.text.isupper() and len(last.text) > 1) or \
+                (len(front) > 1 and last.text.islower() and
+                 last.lemma_.lower() in SYSTEM_HEADS | GROUP_HEADS):
             ref = _name_ref(front, speaker)
             if ref is not None and ref.namespace == "person" and \
                     any(t.text.isupper() and len(t.text) > 1 for t in front):
@@ -551,10 +657,31 @@ def _noun_phrase(token: Any, speaker: str | None, clause: Any = None) -> _Np:
     if _ours(token, words):
         # "Log retention is 60 days", "The company is headquartered in Osaka": a property
         # (or the company) named with no owner is the speaker's group's, as "our" is
-        if len(words) == 1:
+        if len(words) == 1 and rest.lower() in _COMPANY_WORDS:
             return _Np(None, rest, SubjectRef("group"), False, text)
         return _Np(SubjectRef("group"), rest, None, False, text)
     return _Np(None, rest, _name_ref(words, speaker), False, text)
+
+
+#: Heads of a person's own properties ("shoe size", "weekly running goal", "home address").
+_PERSONAL_HEADS = frozenset(("size", "weight", "height", "goal", "salary", "rent",
+                             "birthday", "address"))
+_WORN = frozenset(("shoe", "ring", "dress", "shirt", "jeans", "glove", "hat", "bra", "suit",
+                   "trouser", "pants", "clothing", "coat", "boot"))
+
+
+def _mine(token: Any, words: Sequence[Any]) -> bool:
+    """A bare phrase (no determiner, nothing hung on it) of two or more common words ending
+    in a personal property ("shoe size is now 39"): the speaker's own."""
+    if len(words) < 2 or any(t.dep_ in ("det", "poss") for t in token.subtree) or \
+            any(c.dep_ in ("relcl", "acl", "prep") for c in token.children):
+        return False
+    head = token.lemma_.lower()
+    if head == "size" and words[-2].lower_ not in _WORN:
+        return False  # "page size", "batch size": a setting, not the speaker's
+    return head in _PERSONAL_HEADS and all(
+        t.text.islower() or t.i == 0 and t.text.istitle() for t in words) and \
+        all(t.pos_ in ("NOUN", "ADJ") or t.i == 0 and common_noun(t.lower_) for t in words)
 
 
 #: Ownerless phrases that name the speaker's company.
@@ -572,7 +699,10 @@ def _ours(token: Any, words: Sequence[Any]) -> bool:
         return False
     folded = " ".join(t.lower_ for t in words)
     if len(words) == 1:
-        return folded in _COMPANY_WORDS and any(t.lower_ == "the" for t in token.subtree)
+        # "the company"; "CI is on GitLab CI": a bare property acronym
+        return folded in _COMPANY_WORDS and any(t.lower_ == "the" for t in token.subtree) \
+            or folded in _PROPERTY_ACRONYMS and words[0].text.isupper() and \
+            not any(t.dep_ == "det" for t in token.subtree)
     return folded in ALIAS_KEYS
 
 
@@ -583,15 +713,20 @@ _PROPERTY_ACRONYMS = frozenset(("ci", "os", "cd", "ide", "vpn", "isp", "dns", "c
 
 def _common_head(words: str) -> bool:
     """An attribute is named by common words ('shoe size'), never by a name."""
-    last = words.split()[-1] if words.split() else ""
+    split = words.split()
+    last = split[-1] if split else ""
+    if len(split) == 1 and last.istitle() and common_noun(last.lower()):
+        return True  # "Headcount on the Growth team ...": capitalised by its position
     return bool(last) and (last[:1].islower() or last.lower() in _PROPERTY_ACRONYMS)
 
 
 def _property_word(token: Any) -> bool:
     """The token names a property rather than a thing: 'CI', 'the editor', 'our DNS'."""
+    head = _phrase_tokens(token)[-1]  # "the checkout repo", split by the parser
     return token.lower_ in _PROPERTY_ACRONYMS or (
-        token.pos_ == "NOUN" and token.text.islower() and
-        token.lemma_.lower() not in SYSTEM_HEADS | GROUP_HEADS)
+        token.pos_ == "NOUN" and token.text.islower() and not _identifier(_run_text(token))
+        and token.lemma_.lower() not in SYSTEM_HEADS | GROUP_HEADS
+        and head.lemma_.lower() not in SYSTEM_HEADS | GROUP_HEADS)
 
 
 def _pronoun_ref(token: Any, speaker: str | None) -> SubjectRef | None:
@@ -721,16 +856,18 @@ class _Clause:
             # a refusal is logged only when the clause looked like a property statement
             return ([], [Refusal(self.quote, why)]) if self._property_like() else ([], [])
         if self.subject is None and self.implied is None:
-            return [], []
+            return self._there() or ([], [])  # "There are 17 people on ...": no subject
         if self.subject is not None and self.subject.lower_ in _OTHER_PRONOUNS and \
                 self._resolved(self.subject) is None:
             if not self._property_like():
                 return [], []
             return [], [Refusal(self.quote, f"subject {self.subject.text!r} is a pronoun "
                                              "the compiler does not resolve")]
-        frames = (self._copula, self._move, self._based, self._live, self._work, self._join,
+        frames = (self._there, self._copula, self._move, self._based, self._live, self._work, self._join,
                   self._leave,
                   self._report, self._promote, self._rename, self._change, self._set,
+                  self._schedule, self._keep, self._pay, self._add, self._sit,
+                  self._sends, self._turn,
                   self._lead, self._written, self._play, self._diet, self._run, self._speak,
                   self._drive)
         for frame in frames:
@@ -764,7 +901,8 @@ class _Clause:
                               _specific_token(t) for t in tokens)
                 # a class's word used as a verb ("want to go to"): no value of the class
                 classed = class_of(draft.value) is not None and not any(
-                    t.pos_ in ("VERB", "AUX") for t in tokens)
+                    t.pos_ in ("VERB", "AUX") and (t.dep_ == "ROOT" or any(
+                        c.dep_ in _SUBJECT_DEPS for c in t.children)) for t in tokens)
                 if why is None and tokens and not nominal and not classed:
                     why = f"value {draft.value!r} is not a noun phrase"
             if why is None:
@@ -793,11 +931,24 @@ class _Clause:
         """'he'/'she'/'his' as the one person, 'it'/'its' as the one system, the capture
         named just before (Mentions); None when that is not one name."""
         low = token.lower_
+        if low in _HE and (name := self._fronted_person(token)):
+            return SubjectRef("named", name, "person")
         if low in _HE and (name := self.mentions.person()):
             return SubjectRef("named", name, "person")
         if low in _IT and (name := self.mentions.system()):
             return SubjectRef("named", name, "system")
         return None
+
+    def _fronted_person(self, pronoun: Any) -> str | None:
+        """"Carmen, she's the engineering manager": the one name set before the pronoun in
+        its own sentence, with a comma between."""
+        before = self.head.doc[:pronoun.i]
+        if not any(t.text == "," for t in before):
+            return None
+        names = {_span_text(_name_tokens(t)) for t in before
+                 if t.pos_ == "PROPN" and t.text[:1].isupper() and t.dep_ != "compound"
+                 and t.ent_type_ not in _NOT_PEOPLE and t.lower_ not in self.mentions.speakers}
+        return names.pop() if len(names) == 1 else None
 
     def _ref(self) -> SubjectRef | None:
         """The clause's subject as a reference (speaker, group, or a name)."""
@@ -806,9 +957,22 @@ class _Clause:
         pronoun = _pronoun_ref(self.subject, self.speaker) or self._resolved(self.subject)
         if pronoun is not None:
             return pronoun
+        if any(c.dep_ == "det" and c.lower_ in ("every", "all", "each")
+               for c in self.subject.children) and \
+                self.subject.lemma_.lower() in SYSTEM_HEADS:
+            return SubjectRef("group", self.speaker)  # "Every repo builds on ...": ours
         np = _noun_phrase(self.subject, self.speaker, self)
         if np.relation:
             return None
+        if np.name is None and np.owner is None:
+            # "The reports job runs ...": the parser hung the phrase's head ("job") on the
+            # verb; the words from the subject up to the verb name it
+            span = [t for t in self.head.doc[self.subject.left_edge.i:self.head.i]
+                    if t.dep_ != "det"]
+            if span and all(t.pos_ in ("NOUN", "PROPN", "ADJ") and
+                            t.dep_ in ("compound", "amod", "nsubj", "nsubjpass")
+                            for t in span):
+                return _name_ref(span, self.speaker)
         return np.name
 
     def _draft(self, ref: SubjectRef, attribute: str | None, value: str | None, *,
@@ -841,6 +1005,16 @@ class _Clause:
                 if pobj is not None and after is not None and after.pos_ == "NUM" and \
                         (pobj.ent_type_ in ("DATE", "TIME") or pobj.lower_ == "ago") and \
                         after.ent_type_ in ("DATE", "TIME", "CARDINAL", ""):
+                    unit = after.doc[after.i + 1] if after.i + 1 < len(after.doc) else None
+                    if after.head.i == pobj.i == after.i + 1 and not (
+                            pobj.i + 1 < len(pobj.doc) and pobj.doc[pobj.i + 1].lower_ == "ago"):
+                        # "raised to 60 seconds in September", "runs at 02:00 UTC": the
+                        # number with its unit or zone
+                        return child, pobj
+                    if unit is not None and unit.pos_ == "NOUN" and unit.i != pobj.i and \
+                            after.head.i == unit.i:
+                        # "raised to 180 days earlier this year": the number with its unit
+                        return child, unit
                     return child, after  # "changed to 41 two weeks ago": 41 is the value
                 if pobj is not None:
                     return child, pobj
@@ -905,6 +1079,10 @@ class _Clause:
         complement = next((c for c in self.children if c.dep_ in ("attr", "acomp")
                            and c.i < comma), None)
         if complement is not None and complement.pos_ not in ("NOUN", "PROPN", "NUM") and \
+                not (complement.like_email or complement.like_url) and \
+                not (complement.ent_type_ in ("PERSON", "ORG") and complement.text[:1].isupper()
+                     and self.subject is not None and
+                     self.subject.lemma_.lower() in _HOLDER_HEADS) and \
                 complement.lemma_.lower() not in ("based", "located", "headquartered") and \
                 class_of(complement.text) is None:
             return [], []  # "fat and happy", "older than my cat": a description, no value
@@ -913,7 +1091,7 @@ class _Clause:
         # to the Prime Minister" names none
         place = self._prep("in", "at", "on", *(("to",) if back is not None else ()))
         if back is not None and complement is None:
-            place = self._prep("to", head=back) or place
+            place = self._prep("to", "on", head=back) or place
         ref_pronoun = None
         if self.subject is not None:
             ref_pronoun = _pronoun_ref(self.subject, self.speaker) or \
@@ -933,12 +1111,44 @@ class _Clause:
                 return [], []
             return [self._draft(np.owner, attribute, value, cue=cue,
                                 alias=np.rest.lower())], []
+        members = self._group_is(complement) if self._state_ok() else None
+        if members is not None:
+            return members, []
+        if np is not None and np.name is None and np.owner is None and \
+                complement is not None and (complement.pos_ == "PROPN" or
+                                            complement.ent_type_ in ("PERSON", "ORG")) and \
+                self.subject.lemma_.lower() in _HOLDER_HEADS:
+            # "The infrastructure budget owner is Chiara": the budget's owner
+            held = [t for t in _phrase_tokens(self.subject)
+                    if t.i < self.subject.i and t.dep_ != "det"]
+            name = _value_of(complement)
+            if held and name and (thing := _name_ref(held, self.speaker) or SubjectRef(
+                    "named", clean_value(_span_text(held)), "project")).name:
+                key = "lead" if self.subject.lemma_.lower() in ("lead", "leader") else "owner"
+                return [self._draft(thing, key, name, cue=cue, split=False,
+                                    alias=self.subject.lemma_.lower())], []
         ref = ref_pronoun or (np.name if np is not None else None)
         if ref is None:
             return [], []
+        if back is not None and place is not None and place[0].lower_ == "on" and \
+                ref.kind == "named" and ref.name and (as_ := self._prep("as")) is not None \
+                and as_[1].lemma_.lower() in ("lead", "leader", "owner", "head"):
+            # "Anneke is back on Project Atlas as lead": the project's lead again
+            target = _name_ref(_phrase_tokens(place[1]), self.speaker)
+            if target is not None:
+                if target.namespace == "person":
+                    target = replace(target, namespace="project")
+                key = "owner" if as_[1].lemma_.lower() == "owner" else "lead"
+                return [self._draft(target, key, ref.name, cue="back as", split=False,
+                                    alias=f"back as {as_[1].lower_}")], []
         if complement is not None and complement.pos_ in ("NOUN", "PROPN") and \
                 complement.lemma_.lower() in ROLE_HEADS | _ROLE_PREP_HEADS:
             return self._role(ref, complement, cue), []
+        if complement is not None and complement.pos_ in ("NOUN", "PROPN", "X") and \
+                ref.kind == "named" and (value := _value_of(complement)) and \
+                shaped_class(value):
+            # "it's an r5.large", "svc-x is in eu-west-1": a value whose shape names its key
+            return [self._draft(ref, None, value, cue=cue, split=False, alias="is")], []
         if complement is not None and complement.pos_ == "ADJ" and class_of(complement.text):
             # "I'm vegetarian": a value of a known class
             return [self._draft(ref, None, complement.text, cue=cue, split=False,
@@ -960,7 +1170,7 @@ class _Clause:
             if value is not None:
                 number, unit = split_unit(value)
                 if unit is not None:
-                    key = attribute_key(unit)
+                    key = unit_attribute(unit)
                     return ([self._draft(ref, key, number, cue="back to", split=False,
                                          alias=unit)] if key else []), []
         if complement is None and place is not None:
@@ -976,6 +1186,14 @@ class _Clause:
         if named is not None and (named[1].pos_ == "PROPN" or
                                   _identifier(_run_text(named[1]))):
             target = _name_ref(_phrase_tokens(named[1]), self.speaker)
+        if target is None and named is not None and ref.kind == "named" and ref.name and \
+                complement.lemma_.lower() in _HOLDER_HEADS:
+            # "Mei took over as owner of the marketing budget": the budget's owner
+            target = _thing_ref(named[1])
+            if target is not None:
+                key = "lead" if complement.lemma_.lower() in ("lead", "leader") else "owner"
+                return [self._draft(target, key, ref.name, cue=cue, split=False,
+                                    alias=complement.lemma_.lower())]
         if target is not None and ref.kind == "named" and ref.name:
             words = [t for t in _phrase_tokens(complement) if t.dep_ != "det"]
             key = attribute_key(_span_text(words))
@@ -1005,8 +1223,12 @@ class _Clause:
             return []
         head = target.lemma_.lower()
         if head in GROUP_HEADS:
-            key = "office" if head == "office" else "team"
-            return [self._draft(ref, key, value, cue=cue, split=False, alias=f"{prep} {head}")]
+            # one team at a time; a club, a committee or a rotation is one membership of many
+            key = "office" if head == "office" else "team" if head in _TEAM_HEADS else \
+                "member_of"
+            refs = self._members() if ref == self._ref() else [ref]
+            return [self._draft(r, key, value, cue=cue, split=False, alias=f"{prep} {head}")
+                    for r in refs or [ref]]
         if ref.namespace == "system":
             cls = class_of(value)
             if cls is not None and prep in ("on", "in"):
@@ -1014,7 +1236,7 @@ class _Clause:
             number, unit = split_unit(value)
             if unit is not None and prep in ("on", "at"):
                 # "svc-payments is still on 4 replicas", "the flag is at 100%"
-                key = attribute_key(unit) if unit != "%" else None
+                key = unit_attribute(unit) if unit != "%" else None
                 return [self._draft(ref, key, number, cue=cue, split=False,
                                     alias=unit)] if key else []
             return []
@@ -1042,7 +1264,7 @@ class _Clause:
         """'we moved to Lisbon in March', 'web-1 moved to eu-west-1'."""
         if self.lemma not in _MOVE_VERBS:
             return None
-        to = self._prep("to", "into", "in")
+        to = self._prep("to", "into", "in", "onto") or self._loose_prep(("to", "into"))
         if to is None:
             return [], []
         if self.head.tag_ in ("VBP", "VBZ", "VB"):
@@ -1086,6 +1308,12 @@ class _Clause:
         value = _value_of(to[1])
         if ref is None or value is None:
             return [], []
+        if _CLOCK.search(value):
+            # "we moved the db-ledger backup cron to 03:45 UTC": what moved runs then
+            moved = _name_ref(_phrase_tokens(obj), self.speaker) if obj is not None else None
+            return ([self._draft(moved, "schedule", value, cue="moved to", change=True,
+                                 split=False, alias="moved to")]
+                    if moved is not None and moved.namespace == "system" else []), []
         if class_of(value) is not None:
             return [self._draft(ref, None, value, cue="moved to", change=True,
                                 ends=self._from_values(), alias="moved to")], []
@@ -1095,7 +1323,8 @@ class _Clause:
         elif ref.namespace == "system":
             # a system moves to a place (a region) or to another thing ("moved to
             # RabbitMQ"): the key is then the stored one it replaces, if any
-            key = "region" if to[1].ent_type_ in ("GPE", "LOC") else None
+            key = "region" if to[1].ent_type_ in ("GPE", "LOC") or \
+                class_of(value) == "region" else None
         else:
             key = "lives_in"
         return [self._draft(ref, key, value, cue=f"{self.head.lower_} {to[0].lower_}",
@@ -1124,8 +1353,15 @@ class _Clause:
             return None
         where = self._prep("in", "at", "near")
         ref = self._ref()
-        if where is None or ref is None:
-            return [], []
+        on = self._prep("on")
+        if ref is not None and ref.namespace == "system" and on is not None and \
+                self.lemma == "stay" and class_of(value := _value_of(on[1]) or ""):
+            # "svc-reports stays on Python 3.10 for now": it still runs it
+            return [self._draft(ref, None, value, cue="stays on", split=False,
+                                alias="stays on")], []
+        if where is None or ref is None or where[1].ent_type_ in ("DATE", "TIME") or \
+                _CLOCK.search(where[1].text) or ref.namespace == "system":
+            return [], []  # "backups stay at 02:15": a time, and a system lives nowhere
         if self._no_longer():
             value = _value_of(where[1])
             return ([self._draft(ref, "lives_in", None, cue="no longer", change=True,
@@ -1246,7 +1482,8 @@ class _Clause:
         value = _value_of(target)
         if value is None:
             return [], []
-        key = "member_of" if target.lemma_.lower() in GROUP_HEADS else None
+        head = target.lemma_.lower()
+        key = "team" if head in _TEAM_HEADS else "member_of" if head in GROUP_HEADS else None
         return [self._draft(ref, key, None, cue="left", change=True, ends=(value,),
                             alias="left")], []
 
@@ -1295,6 +1532,9 @@ class _Clause:
                                                   for c in self.children):
             obj = next((c for c in self.children if c.dep_ in ("oprd", "attr", "dobj")), None)
             ref = self._ref()
+            if ref is None and self.subject is not None:
+                # "Our mobile app is called Quill": the thing, named by its words
+                ref = _name_ref(_phrase_tokens(self.subject), self.speaker)
             if obj is None or ref is None or not self._state_ok():
                 return [], []
             value = _value_of(obj)
@@ -1315,7 +1555,7 @@ class _Clause:
                              alias="renamed to")] if value else []), []
 
     def _from_values(self) -> tuple[str, ...]:
-        found = self._prep("from", loose=True)
+        found = self._prep("from", "off", loose=True)
         value = _value_of(found[1]) if found is not None else None
         return (value,) if value else ()
 
@@ -1366,8 +1606,11 @@ class _Clause:
                                     cue=self.head.lower_, change=True, ends=ends,
                                     split=False, alias=owner.rest.lower())], []
             if _property_word(obj):
-                # "we switched CI to TeamCity": the object names the property
-                words = _span_text([t for t in _phrase_tokens(obj) if t.dep_ != "det"])
+                # "we switched CI to TeamCity": the object names the property ("switched
+                # gyms": the gym, one at a time)
+                kept = [t for t in _phrase_tokens(obj) if t.dep_ != "det"]
+                words = " ".join([*(t.text for t in kept[:-1]),
+                                  kept[-1].lemma_ if kept[-1].tag_ == "NNS" else kept[-1].text])
                 return [self._draft(ref, attribute_key(words), new, cue=self.head.lower_,
                                     change=True, ends=ends, split=False,
                                     alias=words.lower())], []
@@ -1377,7 +1620,7 @@ class _Clause:
                 ends = (_value_of(obj),)  # type: ignore[assignment]
         number, unit = split_unit(new)
         if unit is not None and class_of(new) is None:
-            key = attribute_key(unit)
+            key = unit_attribute(unit)
             return ([self._draft(ref, key, number, cue=self.head.lower_, change=True,
                                  split=False, alias=unit)] if key else []), []
         return [self._draft(ref, None, new, cue=f"{self.head.lower_} to", change=True,
@@ -1411,7 +1654,7 @@ class _Clause:
                                  alias=np.rest.lower())] if key else []), []
         if np.name is not None and unit is not None:
             # "bumped web-1 to 9 replicas": the unit names the attribute
-            key = attribute_key(unit)
+            key = unit_attribute(unit)
             return ([self._draft(np.name, key, number, cue=self.head.lower_, change=True,
                                  split=False, alias=unit)] if key else []), []
         return [], []
@@ -1449,7 +1692,17 @@ class _Clause:
             if ref is not None and values:
                 return [self._draft(ref, "region", v, cue=self._cue("") or None,
                                     split=False, alias="runs in") for v in values], []
-        on = self._prep("on") if self.lemma == "run" else None
+        at = self._prep("at") if self.lemma == "run" else None
+        if at is not None and _CLOCK.search(_span_text(_phrase_tokens(at[1]))):
+            # "the nightly export runs at 02:00 UTC": its schedule
+            ref = owned[0] if owned is not None else self._ref()
+            value = _value_of(at[1])
+            return ([self._draft(ref, "schedule", value, cue=self._cue("") or None,
+                                 split=False, alias="runs at")] if ref and value else []), []
+        on = self._prep("on") if self.lemma in ("run", "build") else None
+        if self.lemma == "build" and (on is None or class_of(_value_of(on[1]) or "") !=
+                                      "ci_system"):
+            return [], []  # "the checkout repo builds on Jenkins": only a CI system
         if owned is not None and on is not None:
             # "our CI runs on Jenkins": the property runs on the value
             value = _value_of(on[1])
@@ -1463,6 +1716,9 @@ class _Clause:
             value = _value_of(on[1])
             if value is None:
                 return [], []
+            first, _, rest = value.partition(" ")
+            if shaped_class(first) and rest.lower() in _SHAPE_NOUNS:
+                value = first  # "runs on m6i.xlarge instances": the instance type
             key = None if class_of(value) else "runs_on"
             return [self._draft(ref, key, value, cue=self._cue("") or None, split=False,
                                 alias="runs on")], []
@@ -1474,6 +1730,13 @@ class _Clause:
             return [], []
         number, unit = split_unit(value)
         of = self._prep("of", head=obj)
+        if self.lemma == "have" and of is not None and obj.pos_ == "NOUN" and unit is None \
+                and (amount := _value_of(of[1])) and split_unit(amount)[1] is not None:
+            # "svc-catalog has a memory limit of 1 GB": the property and its value
+            words = _span_text([t for t in _phrase_tokens(obj) if t.dep_ != "det"])
+            key = attribute_key(words)
+            return ([self._draft(ref, key, amount, cue=self._cue("") or None,
+                                 alias=words.lower())] if key else []), []
         if unit is not None and of is not None and ref.kind != "named":
             # "we run 9 replicas of svc-search": svc-search's replicas
             named = _name_ref(_phrase_tokens(of[1]), self.speaker)
@@ -1483,15 +1746,14 @@ class _Clause:
                 unit = unit.split(" of ")[0]
         if unit is not None and class_of(value) is None:
             words = unit.lower().split()
-            if self.lemma == "have" and words[0] in ("employees", "people", "staff", "members",
-                                                       "engineers"):
-                key = "headcount"
+            if unit_attribute(unit) == "headcount":
+                key = "headcount" if self.lemma == "have" else None
             elif self.lemma in ("allow", "permit") and "per" in words:
                 # "the export API allows 500 requests per minute": the limit, with its unit
                 return [self._draft(ref, "rate_limit", value, cue=self._cue("") or None,
                                     alias="allows")], []
             else:
-                key = attribute_key(words[0])
+                key = unit_attribute(unit, first_word=True)
             return ([self._draft(ref, key, number, cue=self._cue("") or None, split=False,
                                  alias=unit.lower())] if key else []), []
         if self.lemma == "have":
@@ -1521,6 +1783,175 @@ class _Clause:
         return [self._draft(ref, None, value, cue=self._cue("") or None, split=False,
                             alias=self.lemma)], []
 
+    def _there(self) -> tuple[list[Draft], list[Refusal]] | None:
+        """'There are 17 people on the Identity team': the team's headcount."""
+        if self.lemma != "be" or not any(c.dep_ == "expl" for c in self.children):
+            return None
+        counted = next((c for c in self.children if c.dep_ == "attr"), None)
+        if counted is None or not self._state_ok():
+            return [], []
+        number, unit = split_unit(_value_of(counted) or "")
+        on = self._prep("on", "in", head=counted)
+        if unit is None or unit_attribute(unit) != "headcount" or on is None or \
+                on[1].lemma_.lower() not in GROUP_HEADS:
+            return [], []
+        team = _name_ref(_phrase_tokens(on[1]), self.speaker)
+        return ([self._draft(team, "headcount", number, cue=self._cue("") or None,
+                             split=False, alias="people on")] if team else []), []
+
+    def _keep(self) -> tuple[list[Draft], list[Refusal]] | None:
+        """'We keep logs for 180 days': how long they are kept (retention)."""
+        if self.lemma != "keep" or not self._state_ok():
+            return None
+        obj = self._object()
+        span = self._prep("for")
+        ref = self._ref()
+        if obj is None or span is None or ref is None or obj.pos_ != "NOUN":
+            return None
+        value = _value_of(span[1])
+        number, unit = split_unit(value or "")
+        if unit is None or unit.split()[0].lower().rstrip("s") not in ("day", "week", "month",
+                                                                         "year", "hour"):
+            return None
+        what = obj.lower_
+        key = "retention" if what in ("logs", "log") else attribute_key(f"{what} retention")
+        return [self._draft(ref, key, value, cue=self._cue("") or None,
+                            alias=f"keep {what}")], []
+
+    def _pay(self) -> tuple[list[Draft], list[Refusal]] | None:
+        """'We pay 1,050 euros a month in rent': what the rent is."""
+        if self.lemma != "pay" or not self._state_ok():
+            return None
+        obj = self._object()
+        into = self._prep("in")
+        ref = self._ref()
+        if obj is None or into is None or ref is None or into[1].pos_ != "NOUN" or \
+                not into[1].text.islower():
+            return None
+        number, unit = split_unit(_value_of(obj) or "")
+        if unit is None:
+            return None
+        return [self._draft(ref, attribute_key(into[1].lemma_), f"{number} {unit}",
+                            cue=self._cue("") or None, alias=f"pay in {into[1].lower_}")], []
+
+    def _members(self) -> list[SubjectRef]:
+        """The clause's subject and the names coordinated with it ("Ewa and Beatriz")."""
+        ref = self._ref()
+        if ref is None or self.subject is None:
+            return []
+        out = [ref]
+        for other in self.subject.conjuncts:
+            if other.i > self.subject.i and other.pos_ == "PROPN":
+                named = _name_ref(_phrase_tokens(other), self.speaker)
+                if named is not None:
+                    out.append(named)
+        return out
+
+    def _turn(self) -> tuple[list[Draft], list[Refusal]] | None:
+        """'I went fully vegan in June', 'she became vegetarian': a value of a known class
+        taken up (a change of that class's key)."""
+        if self.lemma not in ("go", "turn", "become"):
+            return None
+        state = next((c for c in self.children if c.dep_ in ("acomp", "oprd", "attr", "dobj")
+                      and c.pos_ in ("ADJ", "NOUN", "PROPN")), None)
+        ref = self._ref()
+        if state is None or ref is None or class_of(state.text) is None:
+            return None
+        return [self._draft(ref, None, state.text, cue=f"{self.head.lower_}", change=True,
+                            split=False, alias=self.lemma)], []
+
+    def _sends(self) -> tuple[list[Draft], list[Refusal]] | None:
+        """'svc-invoices publishes its events to NATS': a system sends to a thing whose
+        class names the property (a message broker, a database, monitoring)."""
+        if self.lemma not in _SEND_VERBS or not self._state_ok():
+            return None
+        into = self._prep("to", "into")
+        ref = self._ref()
+        if into is None or ref is None or ref.namespace != "system":
+            return None
+        value = _value_of(into[1])
+        if value is None or class_of(value) is None:
+            return None
+        return [self._draft(ref, None, value, cue=self._cue("") or None, split=False,
+                            alias=f"{self.lemma}s to")], []
+
+    def _sit(self) -> tuple[list[Draft], list[Refusal]] | None:
+        """'Ewa and Beatriz sit on the security council': a membership of each."""
+        if self.lemma not in ("sit", "serve") or not self._state_ok():
+            return None
+        on = self._prep("on", "in")
+        if on is None or on[1].lemma_.lower() not in GROUP_HEADS:
+            return None
+        group = _value_of(on[1])
+        key = "team" if on[1].lemma_.lower() in _TEAM_HEADS else "member_of"
+        return ([self._draft(ref, key, group, cue=self._cue("") or None, split=False,
+                             alias=f"{self.lemma}s on") for ref in self._members()]
+                if group else []), []
+
+    def _group_is(self, complement: Any) -> list[Draft] | None:
+        """'The Growth team is Paola and Marek': each named member's team; 'Kenji is the
+        only member of the architecture board': his membership."""
+        if complement is None:
+            return None
+        head = complement.lemma_.lower()
+        if head in ("member", "person", "one") and self._ref() is not None:
+            of = self._prep("of", "on", "in", head=complement)
+            if of is None or of[1].lemma_.lower() not in GROUP_HEADS:
+                return None
+            group = _value_of(of[1])
+            key = "team" if of[1].lemma_.lower() in _TEAM_HEADS else "member_of"
+            return [self._draft(ref, key, group, cue=None, split=False, alias="member of")
+                    for ref in self._members()] if group else []
+        if self.subject is None or self.subject.lemma_.lower() not in GROUP_HEADS or \
+                complement.pos_ != "PROPN":
+            return None
+        group = _value_of(self.subject)
+        people = [complement, *[c for c in complement.conjuncts if c.i > complement.i]]
+        refs = [_name_ref(_phrase_tokens(p), self.speaker) for p in people
+                if p.pos_ == "PROPN"]
+        key = "team" if self.subject.lemma_.lower() in _TEAM_HEADS else "member_of"
+        if not group or len(refs) < 2 or any(r is None or r.namespace != "person"
+                                             for r in refs):
+            return None  # "the Growth team is Acquisition now": a name, not its members
+        return [self._draft(ref, key, group, cue=None, split=False, alias="is")
+                for ref in refs if ref is not None]
+
+    def _add(self) -> tuple[list[Draft], list[Refusal]] | None:
+        """'We added Jürgen to the svc-shipping rotation', 'I was added to the hiring
+        committee': one more member of a group (a membership among others)."""
+        if self.lemma != "add":
+            return None
+        into = self._prep("to")
+        if into is None or into[1].lemma_.lower() not in GROUP_HEADS:
+            return [], []
+        passive = any(c.dep_ == "nsubjpass" for c in self.children)
+        obj = None if passive else self._object()
+        if passive:
+            ref = self._ref()
+        elif obj is not None and obj.pos_ == "PROPN":
+            ref = _name_ref(_phrase_tokens(obj), self.speaker)
+        else:
+            ref = None
+        group = _value_of(into[1])
+        if ref is None or group is None:
+            return [], []
+        return [replace(self._draft(ref, "member_of", group, cue="added to", change=True,
+                                    split=False, alias="added to"), addition=True)], []
+
+    def _schedule(self) -> tuple[list[Draft], list[Refusal]] | None:
+        """'The billing job is scheduled for 01:15 UTC every night'."""
+        if self.lemma != "schedule" or not any(c.dep_ == "nsubjpass" for c in self.children):
+            return None
+        when = self._prep("for", "at")
+        ref = self._ref()
+        if when is None or ref is None or not self._state_ok():
+            return [], []
+        value = _value_of(when[1])
+        if value is None or not _CLOCK.search(value):
+            return [], []
+        return [self._draft(ref, "schedule", value, cue=self._cue("") or None, split=False,
+                            alias="scheduled for")], []
+
     def _lead(self) -> tuple[list[Draft], list[Refusal]] | None:
         """'Kofi leads Project Atlas': the project's lead; 'Bilal manages Umbrella and
         Hooli': the accounts he manages (many); 'Rania owns the billing service'."""
@@ -1535,6 +1966,8 @@ class _Clause:
             # "Project Fjord is led by Paola": the subject is what is led, the agent leads
             leader = next((c for c in by.children if c.dep_ == "pobj"), None)
             name = _value_of(leader) if leader is not None and leader.pos_ == "PROPN" else None
+            if ref is None and self.subject is not None:
+                ref = _thing_ref(self.subject)  # "The marketing budget is owned by Helen"
             if ref is None or ref.kind != "named" or name is None:
                 return None
             if ref.namespace == "person":
@@ -1550,6 +1983,11 @@ class _Clause:
                                  alias="manages") for v in values]), []
         if obj.pos_ != "PROPN" and not _identifier(_run_text(obj)):
             named = self._prep("for", head=obj) or self._prep("for")
+            if named is None and self.lemma == "own" and ref.name is not None and \
+                    (thing := _thing_ref(obj)) is not None:
+                # "Soo-jin owns the travel budget": the budget's owner
+                return [self._draft(thing, "owner", ref.name, cue=self._cue("") or None,
+                                    split=False, alias="owns")], []
             if named is None or ref.name is None or not (named[1].pos_ == "PROPN" or
                                                           _identifier(_run_text(named[1]))):
                 return None
@@ -1569,8 +2007,10 @@ class _Clause:
         if target.namespace == "person":
             target = replace(target, namespace="project")
         key = "lead" if self.lemma in ("lead", "run", "head", "chair") else "owner"
-        return [self._draft(target, key, ref.name, cue=self._cue("") or None, split=False,
-                            alias=f"{self.lemma}s")], []
+        # "Ugo now also leads Project Fjord": "also" adds to what Ugo leads; Fjord has one
+        # lead, so the draft about Fjord adds nothing
+        return [replace(self._draft(target, key, ref.name, cue=self._cue("") or None,
+                                    split=False, alias=f"{self.lemma}s"), addition=False)], []
 
     def _written(self) -> tuple[list[Draft], list[Refusal]] | None:
         """'svc-ingest is written in Go': the languages it is written in (many)."""

@@ -20,6 +20,7 @@ write, facts to end and refusals out.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -33,6 +34,8 @@ from factstore.timelines.dates import start_of
 from factstore.timelines.resolution import rfc3339
 
 __all__ = ["Current", "Ending", "Planned", "reconcile"]
+
+_WORD = re.compile(r"[a-z0-9]+")
 
 
 @dataclass(frozen=True)
@@ -208,9 +211,16 @@ def _near_key(key: str, subject: str, existing: Sequence[Current]) -> str | None
 
 def _key_of_stored(draft: Draft, subjects: set[str | None],
                    existing: Sequence[Current]) -> str | None:
-    """The key of the stored value a draft replaces or ends ("left Globex": employer)."""
+    """The key of the stored value a draft replaces or ends ("left Globex": employer), or
+    of the one stored property of the subject the sentence names by a word of its key
+    ("we switched to Initrode for cleaning": cleaning_vendor)."""
     for value in draft.ends:
         for current in existing:
             if current.subject in subjects and _same_value(current.value, value):
                 return current.attribute
-    return None
+    if not draft.change or draft.value is None:
+        return None
+    said = set(_WORD.findall(draft.quote.lower()))
+    named = {c.attribute for c in existing if c.subject in subjects and any(
+        len(w) > 3 and w in said for w in c.attribute.split("_"))}
+    return named.pop() if len(named) == 1 else None

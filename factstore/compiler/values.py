@@ -10,7 +10,8 @@ import re
 
 from factstore.compiler.vocabulary import ALIAS_KEYS, BY_KEY, EVENT_WORDS, class_of
 
-__all__ = ["attribute_key", "refusal", "split_unit", "clean_value", "value_problem"]
+__all__ = ["attribute_key", "refusal", "split_unit", "clean_value", "unit_attribute",
+           "value_problem"]
 
 #: Units a number may carry; anything longer than the schema's 32 characters stays in value.
 _UNIT_WORDS = frozenset({
@@ -20,7 +21,11 @@ _UNIT_WORDS = frozenset({
     "lb", "lbs", "requests", "request", "rps", "qps", "calls", "cores", "core", "vcpu",
     "vcpus", "cpus", "cpu", "usd", "eur", "gbp", "dollars", "euros", "pounds", "k", "x",
     "gbps", "mbps", "connections", "users", "seats", "hz", "ghz", "mhz", "w", "kw",
+    "people", "persons", "staff", "employees", "members", "engineers", "heads", "fte",
 })
+#: Units that count people: "6 people", "40 employees" -- a team's headcount.
+_HEAD_UNITS = frozenset(("people", "persons", "staff", "employees", "members", "engineers",
+                         "heads", "fte", "ftes", "folks", "developers"))
 _NUMBER = re.compile(r"^(?P<num>[-+]?\$?€?£?\d[\d,]*(?:\.\d+)?)(?P<rest>.*)$")
 _NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
                  "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11",
@@ -63,6 +68,17 @@ def split_unit(value: str) -> tuple[str, str | None]:
             and len(rest) <= 32 and not any(c.isdigit() for c in rest):
         return number, rest
     return text, None
+
+
+def unit_attribute(unit: str, *, first_word: bool = False) -> str | None:
+    """The attribute a value's unit names: "9 replicas" -> replicas, "6 people" ->
+    headcount; ``first_word`` keys "requests per minute" as requests."""
+    words = unit.lower().split()
+    if not words:
+        return None
+    if words[0] in _HEAD_UNITS:
+        return "headcount"
+    return attribute_key(words[0] if first_word else unit)
 
 
 def attribute_key(phrase: str) -> str | None:

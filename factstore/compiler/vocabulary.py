@@ -94,7 +94,8 @@ ATTRIBUTES: tuple[AttributeSpec, ...] = (
                   ("written", "programming"),
                   description="languages a system is written in"),
     AttributeSpec("member_of", MANY, ("member of", "belongs to", "part of"),
-                  ("member", "club", "clubs", "belong", "part"),
+                  ("member", "members", "club", "clubs", "belong", "part", "committee",
+                   "rotation", "board", "crew", "band", "choir", "guild"),
                   description="groups someone belongs to"),
     AttributeSpec("team", ONE, ("team", "works on", "on the team"), ("team",),
                   description="the team someone works on (one at a time; a club is member_of)"),
@@ -119,6 +120,21 @@ ATTRIBUTES: tuple[AttributeSpec, ...] = (
     AttributeSpec("rate_limit", ONE, ("rate limit", "request limit", "throttle limit"),
                   ("rate", "limit", "throttle"), description="how many requests are allowed"),
     AttributeSpec("diet", ONE, ("diet",), ("diet", "eat"), description="the diet someone follows"),
+    AttributeSpec("schedule", ONE, ("schedule", "scheduled for", "scheduled at", "runs at",
+                                    "run time"),
+                  ("schedule", "scheduled", "when"), description="when a job runs"),
+    AttributeSpec("email", ONE, ("email", "email address", "e-mail", "e-mail address", "mail",
+                                 "mail address"),
+                  ("email", "mail"), description="someone's email address"),
+    AttributeSpec("message_broker", ONE, ("message broker", "broker", "message queue"),
+                  ("broker", "queue", "messaging"),
+                  description="the message broker a system uses"),
+    AttributeSpec("search_backend", ONE, ("search backend", "search engine"),
+                  ("search",), description="the search engine a system uses"),
+    # seed 002 lists "timeout" among event words ("we hit a timeout"); a configured timeout
+    # ("the api-gw timeout is 30 seconds") is a property, so it is registered, as rate_limit
+    AttributeSpec("timeout", ONE, ("timeout", "request timeout"), ("timeout",),
+                  description="how long a call may take before it is cut off"),
     AttributeSpec("on_call", ONE, ("on-call", "on call", "on-call owner", "on call owner",
                                    "on_call_owner", "on-call owner for"),
                   ("call", "on-call"), description="who is on call"),
@@ -143,7 +159,8 @@ VALUE_CLASSES: dict[str, tuple[str, ...]] = {
                  "timescaledb", "supabase", "firestore", "spanner"),
     "ci_system": ("jenkins", "github actions", "gitlab ci", "circleci", "circle ci",
                   "travis", "travis ci", "buildkite", "teamcity", "drone", "azure pipelines",
-                  "bamboo", "argo workflows", "tekton", "concourse"),
+                  "bamboo", "argo workflows", "tekton", "concourse", "bitrise", "codemagic",
+                  "appveyor", "semaphore", "woodpecker"),
     "editor": ("vim", "neovim", "nvim", "helix", "emacs", "vs code", "vscode",
                "visual studio code", "sublime", "sublime text", "intellij", "pycharm", "zed",
                "nano", "atom", "webstorm", "goland", "cursor", "xcode"),
@@ -162,6 +179,11 @@ VALUE_CLASSES: dict[str, tuple[str, ...]] = {
             "prius", "golf", "civic", "model 3", "model y", "polestar", "mazda"),
     "diet": ("vegan", "vegetarian", "pescatarian", "flexitarian", "keto", "paleo",
              "gluten-free", "omnivore", "carnivore", "halal", "kosher", "low-carb"),
+    "message_broker": ("rabbitmq", "kafka", "apache kafka", "nats", "activemq", "pulsar",
+                       "sqs", "amazon sqs", "redis streams", "pub/sub", "pubsub",
+                       "google pub/sub", "zeromq", "mqtt", "kinesis", "event hubs"),
+    "search_backend": ("elasticsearch", "opensearch", "solr", "meilisearch", "typesense",
+                       "algolia", "vespa"),
     "speaks": ("english", "french", "german", "spanish", "portuguese", "italian",
                "dutch", "polish", "russian", "ukrainian", "japanese", "chinese",
                "mandarin", "cantonese", "korean", "arabic", "hindi", "turkish", "greek",
@@ -199,7 +221,8 @@ SYSTEM_HEADS: frozenset[str] = frozenset({
     "prod", "cron", "scheduler", "broker", "index", "endpoint", "deployment", "pod",
     "container", "vm", "machine", "box", "laptop", "bot", "integration", "system",
     "monolith", "microservice", "store", "warehouse", "lake", "tool", "runner", "agent",
-    "wifi", "network", "router", "flag", "printer",
+    "wifi", "network", "router", "flag", "printer", "export", "backup", "import", "sync",
+    "crawler", "batch",
 })
 
 #: Words that make a noun phrase a group: a team, a club, a company.
@@ -240,6 +263,12 @@ SHAPED_CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("instance_type", re.compile(r"^[a-z]\d[a-z]*\.(?:nano|micro|small|medium|large|"
                                  r"\d*xlarge|metal)$")),
 )
+
+
+def shaped_class(value: str) -> str | None:
+    """The class a value's shape alone names ('eu-west-1' -> 'region'), or None."""
+    low = " ".join(value.lower().split())
+    return next((cls for cls, shape in SHAPED_CLASSES if shape.match(low)), None)
 
 
 def class_of(value: str) -> str | None:

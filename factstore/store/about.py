@@ -107,15 +107,45 @@ def keys_about(cur: Any, question: str, scopes: Sequence[str], me: str | None
                ) -> list[tuple[str, str]]:
     """The (subject, attribute) keys in ``scopes`` the question is about, sorted: what
     ``about.keys_about(question, <every key of the scopes>, me)`` answers."""
+    return _about(cur, question, scopes, me)[0]
+
+
+def keys_and_holders(cur: Any, question: str, scopes: Sequence[str], me: str | None
+                     ) -> tuple[list[tuple[str, str]], set[tuple[str, str]]]:
+    """:func:`keys_about`, with the keys that answer a question naming a value and asking
+    who or what holds it ("Which projects does Ugo lead?", "Who is on the Identity
+    team?": timelines/about.holder_keys), and which of the keys those are."""
+    chosen, attributes, asking = _about(cur, question, scopes, me)
+    if not attributes:
+        return chosen, set()
+    # the attributes a key was chosen for by its subject (named, or the asker's own): a
+    # question naming a value asks for its holders only where no subject answers it
+    by_subject = {a for s, a in chosen if about.subject_mentioned(s, question)
+                  or s in asking}
+    holders = about.holder_keys(question, named_values(cur, question, attributes, scopes),
+                                by_subject)
+    if not holders:
+        return chosen, set()
+    held = {a for _, a in holders}
+    # a value's holders replace the guess that the attribute's only subject is meant
+    keys = sorted({k for k in chosen if k[1] not in held or k[1] in by_subject} |
+                  set(holders))
+    return keys, set(holders)
+
+
+def _about(cur: Any, question: str, scopes: Sequence[str], me: str | None
+           ) -> tuple[list[tuple[str, str]], list[str], set[str]]:
+    """(the keys chosen, the candidate attributes some subject holds, the asker's
+    subjects)."""
     candidates = about.attribute_candidates(question)
     candidates += about.registry_candidates(question, attribute_sql.snapshot(cur),
                                             QUESTION_WORDS)
     candidates = list(dict.fromkeys(candidates))
     if not candidates:
-        return []
+        return [], [], set()
     found = some_subjects(cur, candidates, scopes)
     if not found:
-        return []
+        return [], [], set()
     attributes = sorted({attribute for _, attribute in found})
     found += named_subjects(cur, question, attributes, scopes)
     asking = set()
@@ -127,7 +157,26 @@ def keys_about(cur: Any, question: str, scopes: Sequence[str], me: str | None
     for subject in sorted(asking):
         found += [(subject, attribute) for attribute in held_by(cur, subject, attributes,
                                                                 scopes)]
-    return about.keys_about(question, found, me)
+    return about.keys_about(question, found, me), attributes, asking
+
+
+HOLDING = """
+SELECT DISTINCT f.subject, f.attribute, f.value FROM facts f
+WHERE f.attribute = ANY(%(attributes)s) AND f.timeline_scope = ANY(%(scopes)s)
+  AND f.sealed_version IS NULL
+  AND regexp_split_to_array(btrim(regexp_replace(lower(f.value), '[^a-z0-9]+', ' ', 'g')),
+                            ' ') <@ %(words)s::text[]
+"""
+
+
+def named_values(cur: Any, question: str, attributes: Sequence[str],
+                 scopes: Sequence[str]) -> list[tuple[str, str, str]]:
+    """(subject, attribute, value) of every timeline row of ``attributes`` whose words,
+    folded as question words are, are all question words (about.value_named then checks
+    their order). Sealed rows are not matched: their values are not plaintext."""
+    cur.execute(HOLDING, {"attributes": list(attributes), "scopes": list(scopes),
+                          "words": sorted(set(about.words(question)))})
+    return [(r["subject"], r["attribute"], r["value"]) for r in cur.fetchall()]
 
 
 def some_subjects(cur: Any, attributes: Sequence[str], scopes: Sequence[str]

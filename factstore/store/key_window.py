@@ -34,6 +34,8 @@ class KeyRead:
     facts: list[TimelineFact]
     earlier_unread: int = 0
     later_unread: int = 0
+    #: read because the question named its value and asks who or what holds it
+    holder: bool = False
 
 
 _COUNTS = """

@@ -33,6 +33,8 @@ from factstore.store import timelines as timeline_sql
 from factstore.store.key_window import KeyRead
 from factstore.store.retry import retry_transient
 from factstore.store.scoping import set_write_scope
+from factstore.timelines import about
+from factstore.timelines.about import value_named
 from factstore.timelines.dates import as_of_instant, start_of
 from factstore.timelines.format_v1 import validate_request
 from factstore.timelines.model import (
@@ -270,7 +272,7 @@ class TimelineTools:
         notes = _line_notes(reads, instant)
         brief = render_brief(question, [(f[0].subject, f[0].attribute, f[0].cardinality, f)
                                         for f in timelines], instant, label, notes=notes)
-        keys = tuple(_key(r.facts, instant, note=n, as_of=label)
+        keys = tuple(_key(r.facts, instant, note=n, as_of=label, holder=r.holder)
                      for r, n in zip(reads, notes, strict=True))
         # what recall serves beside the timelines (a chat store has none for most questions)
         served = self.recall(question, k=RECALLED_MAX, now=min(instant, now))  # type: ignore[attr-defined]
@@ -290,11 +292,12 @@ class TimelineTools:
         scopes = self._read_scopes(self.user_id)
         # a key its words found, of an attribute the question did not already name for a
         # subject of its own ("replicas of svc-ledger" never serves web-2's replicas)
-        extra = [k for k in found if k not in named and k[1] not in asked]
+        extra = [k for k in found if k not in named and k[1] not in asked
+                 and not about.names_another(question, k[0])]
         for subject, attribute in extra[:FOUND_KEYS]:
             reads += key_window.read_for_line(cur, scopes, subject, attribute, instant)
         notes = _line_notes(reads, instant)
-        return [_key(r.facts, instant, note=note, as_of=label)
+        return [_key(r.facts, instant, note=note, as_of=label, holder=r.holder)
                 for r, note in zip(reads, notes, strict=True)]
 
     def _caller(self, user: object) -> str:
@@ -329,14 +332,22 @@ class TimelineTools:
         its line as of ``instant`` (a long key as a window around it: store/key_window.py)."""
         scopes = self._read_scopes(user)
         found = []
-        for subject, attribute in about_sql.keys_about(cur, question, scopes,
-                                                       resolve_me("me", user)):
-            found += key_window.read_for_line(cur, scopes, subject, attribute, instant)
+        keys, holders = about_sql.keys_and_holders(cur, question, scopes,
+                                                   resolve_me("me", user))
+        for subject, attribute in keys:
+            reads = key_window.read_for_line(cur, scopes, subject, attribute, instant)
+            if (subject, attribute) in holders:
+                # a holder answers only while it holds the value the question names
+                reads = [dataclasses.replace(r, holder=True) for r in reads if any(
+                    value_named(question, f.value) for f in
+                    current_at(r.facts, instant, r.facts[0].cardinality))]
+            found += reads
         return found
 
 
 def _key(facts: list[TimelineFact], instant: datetime, limit: int = MAX_READ,
-         note: str | None = None, as_of: str | None = None) -> TimelineKey:
+         note: str | None = None, as_of: str | None = None, holder: bool = False
+         ) -> TimelineKey:
     """One key's answer; the current value is judged on the whole key, but a key longer than
     the read cap shows only its newest ``limit`` history entries."""
     first = facts[0]
@@ -346,7 +357,7 @@ def _key(facts: list[TimelineFact], instant: datetime, limit: int = MAX_READ,
     return TimelineKey(
         first.subject, first.attribute, first.cardinality,
         current_at(facts, instant, first.cardinality), history[:limit], line,
-        scope=first.scope, omitted=max(0, len(history) - limit))
+        scope=first.scope, omitted=max(0, len(history) - limit), holder=holder)
 
 
 def _line_notes(reads: list[KeyRead], instant: datetime) -> list[str | None]:

@@ -107,6 +107,23 @@ def slug_words(question: str) -> list[str]:
     return ["", *dict.fromkeys(words(question))]
 
 
+#: An identifier a system goes by ('svc-mail', 'web-1', 'db2') ...
+_IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+\b|\b[a-z]+\d+[a-z0-9]*\b")
+#: ... and a capitalised name past the question's first word ('Elif', 'Project Fjord');
+#: an acronym ('CI', 'API') names a property, not someone.
+_NAME = re.compile(r"(?<=\s)[A-Z][a-z][\w'’-]*(?:\s+[A-Z][a-z][\w'’-]*)*")
+
+
+def names_another(question: str, subject: str) -> bool:
+    """The question names someone or something ('svc-mail', 'Elif', 'Project Fjord') that is
+    not ``subject``: a key of that subject then does not answer it, however alone it is."""
+    slug = set(slug_of(subject).split("-"))
+    text = question.replace("'s", "").replace("’s", "")
+    named = [words(found) for found in _IDENTIFIER.findall(text.lower())]
+    named += [words(found) for found in _NAME.findall(text)]
+    return any(found and not set(found) <= slug for found in named)
+
+
 def keys_about(question: str, keys: Iterable[tuple[str, str]], me: str | None
                ) -> list[tuple[str, str]]:
     """The (subject, attribute) keys the question is about, among keys whose attribute the
@@ -132,7 +149,36 @@ def keys_about(question: str, keys: Iterable[tuple[str, str]], me: str | None
                   and subject_mentioned(s[:-len(GROUP_SUFFIX)], question)]
         if not named:
             named = [s for s in asker if s in subjects]
-        if not named and len(subjects) == 1:
+        if not named and len(subjects) == 1 and not names_another(question, subjects[0]):
             named = subjects
         chosen += [(s, attribute) for s in named]
     return sorted(chosen)
+
+
+# -- questions that name the value and ask who or what holds it ------------------------------
+
+def value_named(question: str, value: str) -> bool:
+    """The question names the value: its words appear in the question's words, in order
+    ("Who is on the Identity team?" names 'Identity team'; "Which projects does Ugo lead?"
+    names 'Ugo'). A value with no word of two letters names nothing ('5', 'a')."""
+    want, have = words(value), words(question)
+    if not want or not any(len(w) > 1 and w.isalpha() for w in want):
+        return False
+    # in order, gaps allowed: 'svc-shipping rotation' is named by "the svc-shipping on-call
+    # rotation"
+    rest = iter(have)
+    return all(any(w == h for h in rest) for w in want)
+
+
+def holder_keys(question: str, rows: Iterable[tuple[str, str, str]],
+                answered: Iterable[str]) -> list[tuple[str, str]]:
+    """The keys that answer a question asking who or what holds a value it names ("Which
+    projects does Ugo lead?": lead(project/driftwood) = Ugo): of ``rows`` (subject,
+    attribute, value), those whose value the question names, of an attribute no key was
+    ``answered`` for by its subject, and whose subject the question does not name (then
+    the question is about that subject, not its holders)."""
+    skip = set(answered)
+    found = {(subject, attribute) for subject, attribute, value in rows
+             if attribute not in skip and value_named(question, value)
+             and not subject_mentioned(subject, question)}
+    return sorted(found)

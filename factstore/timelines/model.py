@@ -142,6 +142,9 @@ class TimelineKey:
     #: how many older history entries the read cap (``limit``) left out; 0 when the
     #: history is whole (the current value and the line are judged on the whole key)
     omitted: int = 0
+    #: the question named this key's value and asks who or what holds it ("Which projects
+    #: does Ugo lead?"): the answer is the key's subject
+    holder: bool = False
 
 
 @dataclass(frozen=True)
