@@ -231,3 +231,16 @@ def test_groups_of_members_and_system_properties(compiler, text, expected):
 def test_times_classes_and_owners_in_everyday_shapes(compiler, text, expected):
     drafts = _one(compiler, text)
     assert [(s.name, a, v) for s, a, v, _ in drafts] == expected, text
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("The db-ledger backup cron runs at 01:30 UTC.",
+     [("db-ledger backup cron", "schedule", "01:30 UTC")]),
+    ("My brother Tomasz lives in Gdańsk.", [("Tomasz", "lives_in", "Gdańsk")]),
+    ("June: support team is 14 people now, finally", [("support team", "headcount", "14")]),
+    ("Luca Ferri's new mentor is Grace Obi.", [("Luca Ferri", "mentor", "Grace Obi")]),
+    ("My sister lives in Lyon.", []),          # a relation, not a name: nobody to file
+])
+def test_names_beside_relations_and_phrases_hung_on_the_verb(compiler, text, expected):
+    drafts = _one(compiler, text)
+    assert [(s.name, a, v) for s, a, v, _ in drafts] == expected, text

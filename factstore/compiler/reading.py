@@ -366,7 +366,8 @@ def _own_subject(verb: Any) -> Any | None:
     found = before[-1] if before else (subjects[0] if subjects else None)
     if found is None and verb.dep_ == "xcomp" and verb.head.lemma_ in _ASPECTUAL:
         return _own_subject(verb.head)
-    if found is None and verb.pos_ == "NOUN" and verb.lower_ in _VERB_FORMS:
+    if found is None and (verb.pos_ == "NOUN" and verb.lower_ in _VERB_FORMS or
+                          verb.pos_ == "VERB" and verb.lemma_ in ("run", "live", "work")):
         # "The nightly export runs at 02:00": the verb read as a plural noun, its subject
         # as the noun's compound
         found = next((c for c in reversed(list(verb.lefts)) if c.dep_ in ("compound", "amod")
@@ -613,6 +614,12 @@ def _noun_phrase(token: Any, speaker: str | None, clause: Any = None) -> _Np:
             owner = _name_ref([t for t in poss.subtree if t.lower_ not in ("'s", "’s")],
                               speaker)
         relation = token.lemma_.lower() in RELATION_NOUNS or token.lower_ in RELATION_NOUNS
+        named = next((c for c in token.children if c.dep_ == "appos" and c.pos_ == "PROPN"),
+                     None)
+        if relation and named is not None:
+            # "my brother Tomasz": Tomasz, by name
+            return _Np(None, _span_text(rest), _name_ref(_phrase_tokens(named), speaker),
+                       False, text)
         return _Np(owner, _span_text(rest), None, relation, text)
     # "the memory limit of svc-x"; "headcount on the Growth team", "retention for the
     # audit bucket": a property noun with its owner after it (a team or a system after
@@ -964,6 +971,15 @@ class _Clause:
         np = _noun_phrase(self.subject, self.speaker, self)
         if np.relation:
             return None
+        hung = [c for c in self.head.lefts if c.dep_ in ("compound", "amod", "nmod")]
+        if self.subject.dep_ in ("compound", "amod") and self.subject in hung:
+            # "The db-ledger backup cron runs ...": the parser hung the whole phrase on the
+            # verb; its words up to the verb name the subject
+            span = [t for t in self.head.doc[min(c.left_edge.i for c in hung):self.head.i]
+                    if t.dep_ != "det" and not t.is_punct]
+            named = _name_ref(span, self.speaker) if span else None
+            if named is not None:
+                return named
         if np.name is None and np.owner is None:
             # "The reports job runs ...": the parser hung the phrase's head ("job") on the
             # verb; the words from the subject up to the verb name it
@@ -1902,16 +1918,24 @@ class _Clause:
             key = "team" if of[1].lemma_.lower() in _TEAM_HEADS else "member_of"
             return [self._draft(ref, key, group, cue=None, split=False, alias="member of")
                     for ref in self._members()] if group else []
-        if self.subject is None or self.subject.lemma_.lower() not in GROUP_HEADS or \
-                complement.pos_ != "PROPN":
+        if self.subject is None or self.subject.lemma_.lower() not in GROUP_HEADS:
             return None
         group = _value_of(self.subject)
+        number, unit = split_unit(_value_of(complement) or "")
+        if unit is not None and unit_attribute(unit) == "headcount" and group:
+            # "support team is 14 people now": its headcount
+            team = _name_ref(_phrase_tokens(self.subject), self.speaker)
+            return [self._draft(team, "headcount", number, cue=self._cue("") or None,
+                                split=False, alias="is")] if team else None
+        if complement.pos_ != "PROPN" and complement.lower_ != "me":
+            return None
         people = [complement, *[c for c in complement.conjuncts if c.i > complement.i]]
-        refs = [_name_ref(_phrase_tokens(p), self.speaker) for p in people
-                if p.pos_ == "PROPN"]
+        refs = [_pronoun_ref(p, self.speaker) if p.lower_ == "me" else
+                _name_ref(_phrase_tokens(p), self.speaker) for p in people
+                if p.pos_ == "PROPN" or p.lower_ == "me"]
         key = "team" if self.subject.lemma_.lower() in _TEAM_HEADS else "member_of"
-        if not group or len(refs) < 2 or any(r is None or r.namespace != "person"
-                                             for r in refs):
+        if not group or len(refs) < 2 or any(r is None or r.namespace != "person" and
+                                             r.kind != "speaker" for r in refs):
             return None  # "the Growth team is Acquisition now": a name, not its members
         return [self._draft(ref, key, group, cue=None, split=False, alias="is")
                 for ref in refs if ref is not None]

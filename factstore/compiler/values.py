@@ -70,6 +70,10 @@ def split_unit(value: str) -> tuple[str, str | None]:
     return text, None
 
 
+#: Words that say a property's value is the one now, not another property.
+_NOW_WORDS = frozenset(("new", "current", "latest", "present"))
+
+
 def unit_attribute(unit: str, *, first_word: bool = False) -> str | None:
     """The attribute a value's unit names: "9 replicas" -> replicas, "6 people" ->
     headcount; ``first_word`` keys "requests per minute" as requests."""
@@ -85,6 +89,8 @@ def attribute_key(phrase: str) -> str | None:
     """A phrase as a snake_case attribute key, or None when nothing is left ('shoe size' ->
     'shoe_size'; "on-call owner" -> 'on_call_owner'), at most 64 characters."""
     words = [w for w in _SNAKE.sub(" ", phrase.lower()).split() if w not in ("the", "a", "an")]
+    while len(words) > 1 and words[0] in _NOW_WORDS:
+        words = words[1:]  # "her new mentor" is her mentor, whoever held it before
     key = "_".join(words)[:64].strip("_")
     if not key or not key[0].isalpha():
         return None

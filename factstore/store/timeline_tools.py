@@ -288,12 +288,12 @@ class TimelineTools:
         label, instant = as_of_instant(as_of_from_question(question, now), now)
         reads = self._timelines_about(cur, question, self.user_id, instant)
         named = {(r.facts[0].subject, r.facts[0].attribute) for r in reads}
-        asked = {attribute for _, attribute in named}
         scopes = self._read_scopes(self.user_id)
-        # a key its words found, of an attribute the question did not already name for a
-        # subject of its own ("replicas of svc-ledger" never serves web-2's replicas)
-        extra = [k for k in found if k not in named and k[1] not in asked
-                 and not about.names_another(question, k[0])]
+        # a key its words found, only where the question named no property a key answers
+        # ("who does Luca report to?" is not answered by Luca's mentor as well), and never
+        # another subject's ("replicas of svc-ledger" never serves web-2's replicas)
+        extra = [] if named else [k for k in found
+                                  if not about.names_another(question, k[0])]
         for subject, attribute in extra[:FOUND_KEYS]:
             reads += key_window.read_for_line(cur, scopes, subject, attribute, instant)
         notes = _line_notes(reads, instant)
