@@ -89,3 +89,34 @@ def test_no_time_named_is_none(text: str) -> None:
     ("we live in Porto", False)])
 def test_plans_are_told_apart(text: str, future: bool) -> None:
     assert future_time(text) is future
+
+
+@settings(max_examples=200, deadline=None)
+@given(said=said_dates, hours=st.sampled_from(["an hour", "two hours", "a few minutes",
+                                               "3 hours"]))
+def test_hours_ago_are_the_day_of_the_saying(said: datetime, hours: str) -> None:
+    found = stated_time(f"the job moved {hours} ago", said)
+    assert found is not None and found.date == _day(said)
+
+
+@settings(max_examples=200, deadline=None)
+@given(said=said_dates, phrase=st.sampled_from(["last weekend", "over the weekend"]))
+def test_the_weekend_is_a_saturday_before_the_saying(said: datetime, phrase: str) -> None:
+    found = stated_time(f"we moved {phrase}", said)
+    assert found is not None
+    day = datetime.fromisoformat(found.date).replace(tzinfo=UTC)
+    assert day.weekday() == 5 and day.date() <= said.date()
+    assert (said.date() - day.date()).days < (14 if phrase == "last weekend" else 7)
+
+
+@settings(max_examples=300, deadline=None)
+@given(said=said_dates, day=st.integers(1, 31), since=st.booleans())
+def test_a_day_of_the_month_alone_is_the_last_such_day(said: datetime, day: int,
+                                                         since: bool) -> None:
+    suffix = {1: "st", 2: "nd", 3: "rd", 21: "st", 22: "nd", 23: "rd", 31: "st"}.get(day, "th")
+    found = stated_time(f"{'as of' if since else 'on'} the {day}{suffix}, it runs on Postgres",
+                        said)
+    assert found is not None and found.role == ("since" if since else "at")
+    got = datetime.fromisoformat(found.date).replace(tzinfo=UTC)
+    assert got.day == day and got.date() <= said.date()
+    assert (said.date() - got.date()).days < 93  # the last one, never a year back

@@ -30,6 +30,8 @@ _WEEKDAY = r"(?:" + "|".join(_WEEKDAYS) + r")"
 #: "sun" is another word)
 _SHORT_DAY = r"(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\.?"
 _ISO_DAY = r"\d{4}-\d{2}-\d{2}"
+#: A day of the month named alone: "on the 1st", "as of the 15th".
+_NTH = r"the\s+(?:[12]?\d|3[01])(?:st|nd|rd|th)"
 _FULL = (rf"(?:{_ISO_DAY}|\d{{4}}-\d{{2}}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH},?\s+\d{{4}}"
          rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|{_MONTH},?\s+(?:of\s+)?\d{{4}}"
          rf"|(?<![\w.-])(?:19|20|21)\d{{2}}(?![\w.-]))")
@@ -40,7 +42,7 @@ _DAY_MONTH = rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}|{_MONTH}\s+\d{
 _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("since", re.compile(rf"\b(?:since|starting|effective|as\s+of)\s+(?:in\s+|on\s+)?"
                          rf"(?P<when>{_FULL}|{_DAY_MONTH}|{_MONTH}|last\s+(?:week|month|year)"
-                         rf"|this\s+(?:month|year)|{_WEEKDAY}|yesterday)\b", re.I)),
+                         rf"|this\s+(?:month|year)|{_WEEKDAY}|yesterday|{_NTH})\b", re.I)),
     ("until", re.compile(rf"\b(?:until|till|through)\s+(?:in\s+|on\s+)?"
                          rf"(?P<when>{_FULL}|{_DAY_MONTH}|{_MONTH}|last\s+(?:week|month|year)"
                          rf"|yesterday)\b", re.I)),
@@ -54,7 +56,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
                       rf"\s+of\s+(?:the|this)|at\s+the\s+end\s+of\s+last)\s+(?:week|month|year)"
                       rf"|{_NUM}\s+(?:days?|weeks?|months?|years?)\s+ago"
                       rf"|(?:last|on)\s+{_WEEKDAY}|last\s+{_SHORT_DAY}(?!\w)|just"
-                      rf"|a\s+moment\s+ago)\b", re.I)),
+                      rf"|a\s+moment\s+ago|(?:an|a\s+few|{_NUM})\s+(?:hours?|minutes?)\s+ago"
+                      rf"|(?:last|this|over\s+the)\s+weekend|on\s+{_NTH})\b", re.I)),
 )
 
 #: Words that put the change in the future: a plan, not a change that happened.
@@ -140,6 +143,26 @@ def _resolve(phrase: str, said: datetime) -> str | None:
         return _day(said)
     if low == "this week":
         return _day(said)
+    if re.fullmatch(rf"(?:an|a few|{_NUM})\s+(?:hours?|minutes?)\s+ago", low):
+        return _day(said)
+    if low in ("last weekend", "this weekend", "over the weekend"):
+        # the weekend before the saying (said on a Sunday: that weekend's Saturday)
+        back = (said.weekday() - 5) % 7 if said.weekday() >= 5 else said.weekday() + 2
+        if low == "last weekend" and said.weekday() >= 5:
+            back += 7  # said on a weekend, "last weekend" is the one before
+        return _day(said - timedelta(days=back))
+    nth = re.fullmatch(r"(?:on\s+)?the\s+(?P<d>\d{1,2})(?:st|nd|rd|th)", low)
+    if nth:
+        # the last such day of a month at or before the saying
+        day, year, month = int(nth["d"]), said.year, said.month
+        for _ in range(3):
+            if day <= said.day or (year, month) != (said.year, said.month):
+                try:
+                    return _day(datetime(year, month, day, tzinfo=UTC))
+                except ValueError:
+                    pass
+            year, month = (year - 1, 12) if month == 1 else (year, month - 1)
+        return None
     if low == "last week":
         return _day(said - timedelta(days=7))
     if low in ("last month", "at the end of last month"):
