@@ -174,9 +174,12 @@ def _claim_sources(store: Any) -> dict[int, set[str]]:
 
 
 def _fact_turns(store: Any, claims: Mapping[int, set[str]]) -> set[str]:
-    """The source refs some retrievable fact stands for (its quote's, its claims')."""
+    """The source refs some retrievable fact stands for (its quote's, its claims'). A
+    timeline fact the compiler wrote is not one: recall serves it as a line, never as an
+    item."""
     verdicts = [v.value for v in RETRIEVABLE_VERDICTS]
     return {ref for f in store.facts_by_verdict(*verdicts, limit=100_000)
+            if f.attribute is None
             for ref in ({f.evidence_source_ref} | claims.get(f.id, set())) if ref}
 
 
